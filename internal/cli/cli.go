@@ -1,0 +1,120 @@
+// Package cli is shoebox's command line: it parses arguments, runs the
+// pipeline and turns outcomes into messages and exit codes. main only calls
+// Main, so tests (and testscript) run the real command in-process.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+// Exit codes, documented in the README and in `shoebox help`.
+const (
+	ExitOK          = 0   // everything done
+	ExitFatal       = 1   // the run could not start or had to stop
+	ExitUsage       = 2   // the command line was wrong
+	ExitIncomplete  = 3   // the run finished, but some files failed or could not be read
+	ExitInterrupted = 130 // stopped by Ctrl-C / SIGTERM after the files in flight
+)
+
+// Version is set at build time with -ldflags "-X shoebox/internal/cli.Version=...".
+var Version = "0.1.0-dev"
+
+// Env is what a command sees of the world.
+type Env struct {
+	Stdout, Stderr io.Writer
+	Stdin          io.Reader
+	IsTerminal     bool // stderr is a terminal: show live progress
+}
+
+// usageError is a command-line mistake: exit code 2 with the usage hint.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// exitError carries an exit code for an outcome that is not an error message.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// Main runs shoebox with args (without the program name) and returns the exit code.
+func Main(args []string) int {
+	env := Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, IsTerminal: isTerminal(os.Stderr)}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Run(ctx, env, args)
+}
+
+// Run is Main with its environment given.
+func Run(ctx context.Context, env Env, args []string) int {
+	err := dispatch(ctx, env, args)
+	return report(env, err)
+}
+
+func dispatch(ctx context.Context, env Env, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(env.Stderr, mainHelp)
+		return exitError{ExitUsage}
+	}
+	switch args[0] {
+	case "sort":
+		return cmdSort(ctx, env, args[1:])
+	case "explain":
+		return cmdExplain(env, args[1:])
+	case "log":
+		return cmdLog(env, args[1:])
+	case "undo":
+		return cmdUndo(ctx, env, args[1:])
+	case "index":
+		return cmdIndex(ctx, env, args[1:])
+	case "completion":
+		return cmdCompletion(env, args[1:])
+	case "version", "--version", "-version", "-V":
+		fmt.Fprintf(env.Stdout, "shoebox %s\n", Version)
+		return nil
+	case "help", "--help", "-help", "-h":
+		return cmdHelp(env, args[1:])
+	}
+	return usagef("unknown command %q (try: shoebox help)", args[0])
+}
+
+func report(env Env, err error) int {
+	var ue usageError
+	var ee exitError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ue):
+		fmt.Fprintf(env.Stderr, "shoebox: %s\n", ue.msg)
+		return ExitUsage
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(env.Stderr, "shoebox: interrupted; run the same command again to finish the job")
+		return ExitInterrupted
+	}
+	fmt.Fprintf(env.Stderr, "shoebox: %s\n", sentence(err))
+	return ExitFatal
+}
+
+// sentence adds a hint to an error message where one helps.
+func sentence(err error) string {
+	msg := err.Error()
+	if h := hintFor(err); h != "" && !strings.Contains(msg, h) {
+		msg += " (" + h + ")"
+	}
+	return msg
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"shoebox/internal/meta"
+)
+
+func cmdExplain(env Env, args []string) error {
+	fs := newFlags("explain")
+	tz := fs.String("video-tz", "local", "")
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return usagef("explain needs at least one file: shoebox explain FILE...")
+	}
+	loc, err := parseZone(*tz)
+	if err != nil {
+		return usagef("--video-tz: %s", err)
+	}
+	rd := meta.NewReader(meta.Options{Explain: true, VideoTZ: loc})
+	failed := false
+	for _, f := range files {
+		st, err := os.Stat(f)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "shoebox: explain %q: %s\n", f, sentence(err))
+			failed = true
+			continue
+		}
+		explainOne(env.Stdout, f, rd.File(f, st.Size(), st.ModTime()))
+	}
+	if failed {
+		return exitError{ExitIncomplete}
+	}
+	return nil
+}
+
+func explainOne(w io.Writer, path string, in meta.Info) {
+	fmt.Fprintf(w, "%s\n  kind %s, format %s", path, in.Kind, orDash(in.Format))
+	if in.Make != "" || in.Model != "" {
+		fmt.Fprintf(w, ", camera %s %s", in.Make, in.Model)
+	}
+	if in.ContentID != "" {
+		fmt.Fprintf(w, ", content id %s", in.ContentID)
+	}
+	fmt.Fprintln(w)
+	if in.Warning != "" {
+		fmt.Fprintf(w, "  warning: %s\n", in.Warning)
+	}
+	for _, c := range in.Candidates {
+		mark := " "
+		if c.Tag == in.Date.Tag && c.Source == in.Date.Source && c.Wall.Equal(in.Date.Wall) {
+			mark = "*"
+		}
+		fmt.Fprintf(w, "  %s %-28s %-26q %s", mark, c.Tag, c.Raw, formatDate(c.Date))
+		if c.Note != "" {
+			fmt.Fprintf(w, "  (%s)", c.Note)
+		}
+		fmt.Fprintln(w)
+	}
+	if in.Date.IsZero() {
+		fmt.Fprintln(w, "  → no date: goes to the unknown folder")
+		return
+	}
+	fmt.Fprintf(w, "  → %s from %s (%s): files under %s\n", formatDate(in.Date), in.Date.Tag, in.Date.Source,
+		filepath.FromSlash(in.Date.Wall.Format("2006/2006-01-02")))
+}
+
+func formatDate(d meta.Date) string {
+	if d.Wall.IsZero() {
+		return "-"
+	}
+	s := d.Wall.Format("2006-01-02 15:04:05.000")
+	if d.HasOffset {
+		s += time.FixedZone("", d.Offset).Format(" -07:00")
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,89 @@
+package cli
+
+import "fmt"
+
+const mainHelp = `shoebox — sort a pile of photos and videos into a library by capture date
+
+Usage:
+  shoebox sort [flags] SRC... DEST   sort photos and videos from SRC into DEST
+  shoebox explain FILE...            show every date found in a file and which one wins
+  shoebox log DEST                   list the runs recorded in a library
+  shoebox undo [DEST]                reverse the last run into DEST (default: .)
+  shoebox index DEST                 build or refresh the duplicate index of a library
+  shoebox completion bash|zsh|fish   print a shell completion script
+  shoebox version                    print the version
+  shoebox help [COMMAND]             show help for a command
+
+Examples:
+  shoebox sort --dry-run /media/card ~/Pictures/Library
+  shoebox sort --mode move ~/Downloads/phone ~/Pictures/Library
+  shoebox explain IMG_0042.HEIC
+
+Exit codes: 0 done, 1 fatal error, 2 bad command line, 3 done but some files
+failed or could not be read, 130 interrupted (run the same command to resume).
+`
+
+const sortHelp = `Usage: shoebox sort [flags] SRC... DEST
+
+Copies (or moves, or links) every photo and video found under each SRC into
+DEST, at a path made from its capture date. Nothing is ever overwritten: a
+file identical to the one already at its target is skipped, a different one
+gets a "-1", "-2"... suffix. A killed run leaves no half-written file, and the
+same command run again finishes the job.
+
+The capture date comes from, in order: EXIF DateTimeOriginal, CreateDate,
+ModifyDate (JPEG, HEIC, TIFF, PNG, WebP, RAW); QuickTime/MP4 creation time
+for videos; XMP; a date in the file name (IMG_20190704_153000, PXL_...,
+"2019-07-04 15.30.00", WhatsApp IMG-20190704-WA0001); the file's
+modification time. Files with no date go to DEST/unknown/.
+
+Flags:
+  -t, --template T     destination layout (default "{year}/{year}-{month}-{day}/{name}{ext}")
+      --mode M         copy (default), move, hardlink, symlink, reflink
+      --workers N      files transferred at once (default 4)
+  -n, --dry-run        print the plan, change nothing
+      --dedup on|off   skip files whose content is already in DEST or earlier in the run (default on)
+      --verify         re-read each copy and compare it with its source
+      --follow-links   follow symbolic links (loops are detected)
+      --hidden         include hidden files and system clutter (.DS_Store, @eaDir ...)
+      --unknown-dir D  folder for files with no date (default "unknown")
+      --no-mtime       do not date files by modification time: send them to the unknown folder
+      --video-tz Z     zone for video times stored in UTC: local (default), UTC, +02:00, Europe/Paris
+      --json           write one JSON object per file and a summary object to stdout
+  -q, --quiet          print nothing but errors
+
+Template tokens:
+  {year} {yy} {month} {monthname} {mon} {day} {hour} {minute} {second} {date}
+  {name} {ext} {make} {model} {kind} {counter} {counter:4}
+  add :lower or :upper to a text token: {ext:lower}
+
+Examples:
+  shoebox sort --dry-run /media/card ~/Pictures/Library
+  shoebox sort -t "{year}/{month}/{date}_{name}{ext:lower}" ~/old-backup ~/Pictures/Library
+  shoebox sort --mode move --verify ~/phone-dump /mnt/nas/photos
+
+Exit codes: 0 done, 1 fatal error, 2 bad command line, 3 some files failed,
+130 interrupted (run the same command again to resume).
+`
+
+var helps = map[string]string{
+	"sort":       sortHelp,
+	"explain":    "Usage: shoebox explain FILE...\n\nPrints every capture-date candidate found in each file (tag, value, offset),\nwhich one wins, and why.\n",
+	"log":        "Usage: shoebox log DEST\n\nLists the runs recorded in DEST/.shoebox/journal, newest last.\n",
+	"undo":       "Usage: shoebox undo [DEST]\n\nReverses the last run into DEST: moved files go back where they came from,\ncopies are removed if they are unchanged since. Anything that cannot be proven\nto be shoebox's own, unchanged work is left alone and reported.\n",
+	"index":      "Usage: shoebox index DEST\n\nHashes every file in a library (reusing hashes of unchanged files) so later\nruns detect duplicates against it without re-reading it.\n",
+	"completion": "Usage: shoebox completion bash|zsh|fish\n\nPrints a completion script. For bash: source <(shoebox completion bash)\n",
+}
+
+func cmdHelp(env Env, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(env.Stdout, mainHelp)
+		return nil
+	}
+	h, ok := helps[args[0]]
+	if !ok {
+		return usagef("no help for %q (commands: sort, explain, log, undo, index, completion)", args[0])
+	}
+	fmt.Fprint(env.Stdout, h)
+	return nil
+}

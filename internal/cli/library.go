@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"shoebox/internal/journal"
+	"shoebox/internal/pipeline"
+)
+
+func cmdIndex(ctx context.Context, env Env, args []string) error {
+	fs := newFlags("index")
+	workers := fs.Int("workers", 4, "")
+	ops, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(ops) != 1 {
+		return usagef("index needs one library folder: shoebox index DEST")
+	}
+	st, err := pipeline.Index(ctx, ops[0], *workers, func(ev pipeline.Event) {
+		fmt.Fprintf(env.Stderr, "shoebox: %s\n", ev.Reason)
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "%s: %d files, %d hashed, %d unchanged since last index, %d failed\n",
+		ops[0], st.Files, st.Hashed, st.Reused, st.Failed)
+	if st.Failed > 0 {
+		return exitError{ExitIncomplete}
+	}
+	return nil
+}
+
+func cmdLog(env Env, args []string) error {
+	if len(args) != 1 {
+		return usagef("log needs one library folder: shoebox log DEST")
+	}
+	runs, err := journal.List(filepath.Join(pipeline.StateDir(args[0]), "journal"))
+	if err != nil {
+		return fmt.Errorf("log %q: %w", args[0], err)
+	}
+	if len(runs) == 0 {
+		fmt.Fprintf(env.Stdout, "%s: no runs recorded\n", args[0])
+		return nil
+	}
+	for _, r := range runs {
+		fmt.Fprintln(env.Stdout, logLine(r))
+	}
+	return nil
+}
+
+func logLine(r journal.Summary) string {
+	state := "complete"
+	switch {
+	case r.Err != nil:
+		return fmt.Sprintf("%s  unreadable: %v", filepath.Base(r.Path), r.Err)
+	case r.Torn || !r.Closed:
+		state = "interrupted"
+	}
+	return fmt.Sprintf("%s  %s  %-11s done %d, failed %d, undone %d  shoebox %s",
+		r.Header.RunID, r.Header.Started.Local().Format("2006-01-02 15:04"), state,
+		r.Done, r.Failed, r.Undone, strings.Join(r.Header.Args, " "))
+}

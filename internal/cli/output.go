@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"shoebox/internal/fsx"
+	"shoebox/internal/pipeline"
+)
+
+func printSummary(w io.Writer, s pipeline.Summary, dest string) {
+	verb := "transferred"
+	if s.DryRun {
+		verb = "would transfer"
+	}
+	fmt.Fprintf(w, "\n%s: %d of %d files scanned are photos or videos\n", dest, s.Media, s.Scanned)
+	row := func(label string, n int64) {
+		if n > 0 {
+			fmt.Fprintf(w, "  %-22s %8d\n", label, n)
+		}
+	}
+	row(verb, s.Transferred-s.Renamed)
+	row(verb+" renamed", s.Renamed)
+	row("already there", s.Identical)
+	row("duplicates", s.Duplicates)
+	row("no date (→ unknown)", s.UnknownDate)
+	row("dated by file time", s.ModTimeOnly)
+	row("not media, left alone", s.Ignored)
+	row("failed", s.Failed)
+	row("unreadable paths", s.Problems)
+	if years := s.Years(); len(years) > 0 {
+		parts := make([]string, 0, len(years))
+		for _, y := range years {
+			label := fmt.Sprint(y)
+			if y == 0 {
+				label = "unknown"
+			}
+			parts = append(parts, fmt.Sprintf("%s: %d", label, s.PerYear[y]))
+		}
+		fmt.Fprintf(w, "  by year: %s\n", strings.Join(parts, ", "))
+	}
+	if s.DryRun {
+		fmt.Fprintln(w, "dry run: nothing was changed")
+	}
+}
+
+// hintFor suggests what to check for common system errors.
+func hintFor(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) || err != nil {
+		return fsx.Hint(err)
+	}
+	return ""
+}

@@ -1,0 +1,177 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sync"
+
+	"shoebox/internal/layout"
+	"shoebox/internal/pipeline"
+	"shoebox/internal/transfer"
+)
+
+// DefaultTemplate is the library layout when none is given.
+const DefaultTemplate = "{year}/{year}-{month}-{day}/{name}{ext}"
+
+type sortFlags struct {
+	template, mode, unknown, videoTZ, report string
+	workers                                int
+	dryRun, dedup, verify, follow, hidden  bool
+	noMtime, jsonOut, quiet                bool
+}
+
+func (f *sortFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.template, "template", DefaultTemplate, "")
+	fs.StringVar(&f.template, "t", DefaultTemplate, "")
+	fs.StringVar(&f.mode, "mode", "copy", "")
+	fs.IntVar(&f.workers, "workers", 4, "")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "")
+	fs.BoolVar(&f.dryRun, "n", false, "")
+	f.dedup = true
+	fs.Var(onOff{&f.dedup}, "dedup", "")
+	fs.BoolVar(&f.verify, "verify", false, "")
+	fs.BoolVar(&f.follow, "follow-links", false, "")
+	fs.BoolVar(&f.hidden, "hidden", false, "")
+	fs.StringVar(&f.unknown, "unknown-dir", "unknown", "")
+	fs.BoolVar(&f.noMtime, "no-mtime", false, "")
+	fs.StringVar(&f.videoTZ, "video-tz", "local", "")
+	fs.BoolVar(&f.jsonOut, "json", false, "")
+	fs.BoolVar(&f.quiet, "q", false, "")
+	fs.BoolVar(&f.quiet, "quiet", false, "")
+	fs.StringVar(&f.report, "report", "", "")
+}
+
+func cmdSort(ctx context.Context, env Env, args []string) error {
+	var f sortFlags
+	fs := newFlags("sort")
+	f.register(fs)
+	operands, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(env.Stdout, sortHelp)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	cfg, err := f.config(operands)
+	if err != nil {
+		return err
+	}
+	cfg.Args = append([]string{"sort"}, args...)
+	return runSort(ctx, env, f, cfg)
+}
+
+// config turns flags and operands into a pipeline configuration.
+func (f sortFlags) config(operands []string) (pipeline.Config, error) {
+	if len(operands) < 2 {
+		return pipeline.Config{}, usagef("sort needs at least one source and a destination: shoebox sort SRC... DEST")
+	}
+	tmpl, err := layout.Parse(f.template)
+	if err != nil {
+		return pipeline.Config{}, usagef("--template: %s", err)
+	}
+	mode, err := transfer.ParseMode(f.mode)
+	if err != nil {
+		return pipeline.Config{}, usagef("--mode: %s", err)
+	}
+	if f.workers < 1 || f.workers > 256 {
+		return pipeline.Config{}, usagef("--workers: want 1 to 256, not %d", f.workers)
+	}
+	tz, err := parseZone(f.videoTZ)
+	if err != nil {
+		return pipeline.Config{}, usagef("--video-tz: %s", err)
+	}
+	unknown := layout.SafeName(f.unknown)
+	return pipeline.Config{
+		Sources: operands[:len(operands)-1], Dest: operands[len(operands)-1],
+		Template: tmpl, UnknownDir: unknown, NoModTime: f.noMtime,
+		Mode: mode, Workers: f.workers, DryRun: f.dryRun, Dedup: f.dedup, Verify: f.verify,
+		FollowLinks: f.follow, Hidden: f.hidden, VideoTZ: tz,
+	}, nil
+}
+
+func runSort(ctx context.Context, env Env, f sortFlags, cfg pipeline.Config) error {
+	out := newPrinter(env, f)
+	cfg.Events = out.event
+	run, err := pipeline.Open(cfg)
+	if err != nil {
+		return err
+	}
+	runErr := run.All(ctx)
+	closeErr := run.Close()
+	sum := run.Summary()
+	sum.DryRun = cfg.DryRun
+	out.finish(sum, run.Dest())
+	if err := errors.Join(runErr, closeErr); err != nil {
+		return err
+	}
+	if sum.Incomplete() {
+		return exitError{ExitIncomplete}
+	}
+	return nil
+}
+
+// printer turns pipeline events into the user's output: failures and
+// problems on stderr as they happen, a summary at the end, or JSON lines.
+type printer struct {
+	env   Env
+	f     sortFlags
+	mu    sync.Mutex
+	enc   *json.Encoder
+	human io.Writer
+}
+
+func newPrinter(env Env, f sortFlags) *printer {
+	p := &printer{env: env, f: f, human: env.Stdout}
+	if f.jsonOut {
+		p.enc = json.NewEncoder(env.Stdout)
+		p.human = env.Stderr
+	}
+	return p
+}
+
+func (p *printer) event(ev pipeline.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.enc != nil && ev.Type != "stage" {
+		_ = p.enc.Encode(ev)
+	}
+	switch {
+	case ev.Type == "problem":
+		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", ev.Reason)
+	case ev.Outcome == pipeline.OutFailed:
+		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", ev.Reason)
+	case ev.Type == "stage" && !p.f.quiet && p.enc == nil:
+		fmt.Fprintf(p.env.Stderr, "%-8s %8d files  %6.2fs\n", ev.Stage, ev.Count, ev.Elapsed)
+	case p.f.dryRun && p.enc == nil && !p.f.quiet && ev.Type == "op":
+		printPlanned(p.human, ev)
+	}
+}
+
+func printPlanned(w io.Writer, ev pipeline.Event) {
+	switch ev.Outcome {
+	case pipeline.OutPlanned, pipeline.OutPlannedAs:
+		fmt.Fprintf(w, "%-14s %s -> %s\n", ev.Outcome, ev.Src, ev.Dst)
+	case pipeline.OutIdentical, pipeline.OutDuplicate:
+		fmt.Fprintf(w, "%-14s %s = %s\n", ev.Outcome, ev.Src, ev.SameAs)
+	}
+}
+
+func (p *printer) finish(sum pipeline.Summary, dest string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.enc != nil {
+		_ = p.enc.Encode(struct {
+			Type string `json:"type"`
+			pipeline.Summary
+		}{"summary", sum})
+	}
+	if p.f.quiet {
+		return
+	}
+	printSummary(p.human, sum, dest)
+}

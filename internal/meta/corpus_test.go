@@ -1,0 +1,181 @@
+package meta
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// corpusDir finds the shared sample corpus: $SHOEBOX_CORPUS, or
+// <repo root>/../shared/corpus. It skips the test when absent.
+func corpusDir(t testing.TB) string {
+	t.Helper()
+	if d := os.Getenv("SHOEBOX_CORPUS"); d != "" {
+		return requireDir(t, d)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatalf("getwd: %v", err)
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return requireDir(t, filepath.Join(dir, "..", "shared", "corpus"))
+		}
+		if filepath.Dir(dir) == dir {
+			t.Skip("corpus: no go.mod above the test directory")
+		}
+	}
+}
+
+func requireDir(t testing.TB, d string) string {
+	t.Helper()
+	if st, err := os.Stat(d); err != nil || !st.IsDir() {
+		t.Skipf("corpus not found at %s (set SHOEBOX_CORPUS)", d)
+	}
+	return d
+}
+
+type truthEntry map[string]any
+
+func loadTruth(t testing.TB, path string) []truthEntry {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read truth: %v", err)
+	}
+	var entries []truthEntry
+	if err := json.Unmarshal(data, &entries); err != nil {
+		t.Fatalf("parse truth %s: %v", path, err)
+	}
+	return entries
+}
+
+func (e truthEntry) str(key string) string {
+	switch v := e[key].(type) {
+	case string:
+		return v
+	case float64:
+		return strings.TrimSuffix(strings.TrimRight(strings.TrimRight(jsonNumber(v), "0"), "."), ".")
+	}
+	return ""
+}
+
+func jsonNumber(v float64) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// truthDate picks ExifTool's capture date the way the brief orders them.
+func (e truthEntry) truthDate() (tag, value string) {
+	if v := e.str("ExifIFD:DateTimeOriginal"); v != "" {
+		return "ExifIFD:DateTimeOriginal", v
+	}
+	for _, k := range sortedKeys(e) {
+		if strings.HasSuffix(k, ":DateTimeOriginal") && !strings.HasPrefix(k, "Composite:") {
+			if v := e.str(k); v != "" {
+				return k, v
+			}
+		}
+	}
+	for _, k := range []string{"ExifIFD:CreateDate", "Keys:CreationDate", "QuickTime:CreateDate"} {
+		if v := e.str(k); v != "" {
+			return k, v
+		}
+	}
+	for _, k := range sortedKeys(e) {
+		if strings.HasSuffix(k, ":CreateDate") && !strings.HasPrefix(k, "Composite:") {
+			if v := e.str(k); v != "" {
+				return k, v
+			}
+		}
+	}
+	return "", ""
+}
+
+func sortedKeys(e truthEntry) []string {
+	keys := make([]string, 0, len(e))
+	for k := range e {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Truth dates we cannot read, by ExifTool group, with the reason.
+var unreadableTruth = map[string]string{
+	"H264:DateTimeOriginal":     "AVCHD date is in H.264 SEI user data inside the video stream, not a header",
+	"Matroska:DateTimeOriginal": "Matroska/EBML is not parsed; filename/mtime fallback",
+	"DV:DateTimeOriginal":       "raw DV date is in the frame stream, not a header",
+	"ASF:CreationDate":          "ASF/WMV is not parsed; filename/mtime fallback",
+	"SigmaRaw:DateTimeOriginal": "Sigma X3F is not parsed",
+	"Minolta:DateTimeOriginal":  "Minolta MRW is not parsed",
+}
+
+type corpusMiss struct{ file, format, tag, want, got, gotTag string }
+
+func TestCorpusAgreesWithExifTool(t *testing.T) {
+	dir := corpusDir(t)
+	entries := loadTruth(t, filepath.Join(dir, "truth-exiftool.json"))
+	r := NewReader(Options{VideoTZ: time.UTC})
+	var total, agree, hmsMiss int
+	perFormat := map[string][2]int{}
+	var misses []corpusMiss
+	for _, e := range entries {
+		rel := e.str("SourceFile")
+		path := filepath.Join(dir, rel)
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Errorf("stat %s: %v", rel, err)
+			continue
+		}
+		info := r.File(path, st.Size(), st.ModTime())
+		if info.Kind != KindPhoto && info.Kind != KindVideo {
+			continue
+		}
+		tag, want := e.truthDate()
+		if tag == "" {
+			continue
+		}
+		if reason, skip := unreadableTruth[tag]; skip {
+			t.Logf("excluded %s (%s): %s", rel, tag, reason)
+			continue
+		}
+		total++
+		pf := perFormat[info.Format]
+		pf[1]++
+		got := info.Date.Wall.Format("2006:01:02 15:04:05")
+		if len(want) >= 10 && got[:10] == want[:10] {
+			agree++
+			pf[0]++
+			if len(want) >= 19 && got[11:19] != want[11:19] {
+				hmsMiss++
+				t.Logf("time differs %s: exiftool %s=%s, we %s=%s", rel, tag, want, info.Date.Tag, got)
+			}
+		} else {
+			misses = append(misses, corpusMiss{rel, info.Format, tag, want, got, info.Date.Tag})
+		}
+		perFormat[info.Format] = pf
+	}
+	for _, m := range misses {
+		t.Logf("MISS %-60s %-5s exiftool %s=%q, we %s=%q", m.file, m.format, m.tag, m.want, m.gotTag, m.got)
+	}
+	for f, c := range perFormat {
+		t.Logf("format %-5s %d/%d", f, c[0], c[1])
+	}
+	t.Logf("calendar date agrees on %d/%d files; %d of those differ in H:M:S", agree, total, hmsMiss)
+	if total == 0 {
+		t.Fatal("no dated photo/video in the corpus")
+	}
+	if float64(agree) < 0.99*float64(total) {
+		t.Errorf("agreement %d/%d below 99%%", agree, total)
+	}
+	for _, f := range []string{"jpeg", "heic"} {
+		if c := perFormat[f]; c[0] != c[1] {
+			t.Errorf("%s: %d/%d agree, want all", f, c[0], c[1])
+		}
+	}
+}

@@ -1,0 +1,219 @@
+package meta
+
+import "time"
+
+// clock is a parsed date-time as written in a file.
+type clock struct {
+	y, mo, d, h, mi, s, ns int
+	off                    int // seconds east of UTC
+	hasOff                 bool
+}
+
+func (c clock) wall() time.Time {
+	return time.Date(c.y, time.Month(c.mo), c.d, c.h, c.mi, c.s, c.ns, time.UTC)
+}
+
+// Reasons a date string is rejected; constants so rejecting allocates nothing.
+const (
+	badSyntax  = "rejected: not a date"
+	badZero    = "rejected: zero date"
+	badMonth   = "rejected: month out of range"
+	badDay     = "rejected: day out of range"
+	badHour    = "rejected: hour out of range"
+	badMinute  = "rejected: minute out of range"
+	badSecond  = "rejected: second out of range"
+	badOld     = "rejected: year before 1900"
+	badFuture  = "rejected: year in the future"
+	badOffset  = "rejected: offset out of range"
+	minYear    = 1900
+	maxOffset  = 14 * 3600
+	noFraction = -1
+)
+
+// digits reads exactly n decimal digits at b[i:].
+func digits(b []byte, i, n int) (int, bool) {
+	if i < 0 || i+n > len(b) {
+		return 0, false
+	}
+	v := 0
+	for _, c := range b[i : i+n] {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, true
+}
+
+func isDateSep(c byte) bool { return c == ':' || c == '-' || c == '/' || c == '.' }
+
+// parseDateTime reads "YYYY:MM:DD HH:MM:SS[.fff][Z|±hh:mm]" and the ISO 8601
+// and date-only variants seen in EXIF, XMP and QuickTime. It returns a
+// rejection reason instead of a clock when the text is not a sane date.
+func parseDateTime(b []byte, maxYear int) (clock, string) {
+	b = trimText(b)
+	var c clock
+	var ok bool
+	if c.y, ok = digits(b, 0, 4); !ok || len(b) < 10 || !isDateSep(b[4]) || !isDateSep(b[7]) {
+		return c, badSyntax
+	}
+	c.mo, ok = digits(b, 5, 2)
+	if !ok {
+		return c, badSyntax
+	}
+	if c.d, ok = digits(b, 8, 2); !ok {
+		return c, badSyntax
+	}
+	i := 10
+	if i < len(b) && (b[i] == ' ' || b[i] == 'T') && len(b) >= i+6 {
+		var ok1, ok2, ok3 bool
+		c.h, ok1 = digits(b, i+1, 2)
+		c.mi, ok2 = digits(b, i+4, 2)
+		ok3 = b[i+3] == ':'
+		if !ok1 || !ok2 || !ok3 {
+			return c, badSyntax
+		}
+		i += 6
+		if i < len(b) && b[i] == ':' {
+			if c.s, ok = digits(b, i+1, 2); !ok {
+				return c, badSyntax
+			}
+			i += 3
+		}
+		if i < len(b) && (b[i] == '.' || b[i] == ',') {
+			j := i + 1
+			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+				j++
+			}
+			c.ns = fraction(b[i+1 : j])
+			i = j
+		}
+		if reason := c.readOffset(b[i:]); reason != "" {
+			return c, reason
+		}
+	}
+	return c, c.check(maxYear)
+}
+
+// readOffset reads a trailing "Z", "±hh:mm" or "±hhmm"; anything else is ignored.
+func (c *clock) readOffset(b []byte) string {
+	off, has, ok := parseOffset(b)
+	if !ok {
+		return badOffset
+	}
+	c.off, c.hasOff = off, has
+	return ""
+}
+
+// parseOffset reads an EXIF OffsetTime or ISO 8601 zone. has=false for blank
+// or unrecognised text; ok=false only for a well-formed but impossible offset.
+func parseOffset(b []byte) (off int, has, ok bool) {
+	b = trimText(b)
+	if len(b) == 0 {
+		return 0, false, true
+	}
+	if b[0] == 'Z' {
+		return 0, true, true
+	}
+	if b[0] != '+' && b[0] != '-' {
+		return 0, false, true
+	}
+	h, ok1 := digits(b, 1, 2)
+	mPos := 3
+	if len(b) > 3 && b[3] == ':' {
+		mPos = 4
+	}
+	m, ok2 := digits(b, mPos, 2)
+	if !ok1 || !ok2 {
+		return 0, false, true
+	}
+	off = h*3600 + m*60
+	if off > maxOffset || m > 59 {
+		return 0, false, false
+	}
+	if b[0] == '-' {
+		off = -off
+	}
+	return off, true, true
+}
+
+// fraction turns the digits of a decimal fraction into nanoseconds:
+// "031" is 31 ms and "91" is 910 ms.
+func fraction(b []byte) int {
+	ns, scale := 0, 100_000_000
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			break
+		}
+		ns += int(c-'0') * scale
+		scale /= 10
+	}
+	return ns
+}
+
+// parseSubSec reads an EXIF SubSecTime value; ok=false when it holds no digits.
+func parseSubSec(b []byte) (int, bool) {
+	b = trimText(b)
+	if len(b) == 0 || b[0] < '0' || b[0] > '9' {
+		return 0, false
+	}
+	return fraction(b), true
+}
+
+func (c clock) check(maxYear int) string {
+	switch {
+	case c.y == 0 && c.mo == 0 && c.d == 0:
+		return badZero
+	case c.mo < 1 || c.mo > 12:
+		return badMonth
+	case c.d < 1 || c.d > daysIn(c.y, c.mo):
+		return badDay
+	case c.h > 23:
+		return badHour
+	case c.mi > 59:
+		return badMinute
+	case c.s > 59:
+		return badSecond
+	case c.y < minYear:
+		return badOld
+	case c.y > maxYear:
+		return badFuture
+	}
+	return ""
+}
+
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// trimText drops the NULs and spaces that pad fixed-size EXIF strings.
+func trimText(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == 0) {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == 0 || b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	if i := indexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	return b
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,154 @@
+package meta
+
+import (
+	"fmt"
+	"os"
+	"time"
+)
+
+// Kind is what a file is for the sorter.
+type Kind uint8
+
+// Kinds of files.
+const (
+	KindOther Kind = iota
+	KindPhoto
+	KindVideo
+	KindSidecar
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindPhoto:
+		return "photo"
+	case KindVideo:
+		return "video"
+	case KindSidecar:
+		return "sidecar"
+	}
+	return "other"
+}
+
+// Source says where a Date came from.
+type Source uint8
+
+// Sources of a capture date, from most to least trusted.
+const (
+	SourceNone Source = iota
+	SourceEXIF
+	SourceQuickTime
+	SourceXMP
+	SourceSidecar
+	SourceFilename
+	SourceModTime
+)
+
+var sourceNames = [...]string{"none", "exif", "quicktime", "xmp", "sidecar", "filename", "mtime"}
+
+func (s Source) String() string {
+	if int(s) < len(sourceNames) {
+		return sourceNames[s]
+	}
+	return fmt.Sprintf("source(%d)", uint8(s))
+}
+
+// Date is a capture time as the camera's clock showed it.
+type Date struct {
+	Wall      time.Time // local wall-clock fields stored in time.UTC; what the layout formats
+	Offset    int       // seconds east of UTC, valid when HasOffset
+	HasOffset bool
+	Source    Source
+	Tag       string // ExifTool-style name of the winning field, e.g. "ExifIFD:DateTimeOriginal"
+}
+
+// IsZero reports whether no date was found.
+func (d Date) IsZero() bool { return d.Wall.IsZero() }
+
+// Instant returns the absolute time when the offset is known.
+func (d Date) Instant() (time.Time, bool) {
+	if !d.HasOffset {
+		return time.Time{}, false
+	}
+	return d.Wall.Add(-time.Duration(d.Offset) * time.Second), true
+}
+
+// Candidate is one date seen in a file; Note says why it was used or rejected.
+type Candidate struct {
+	Date
+	Raw  string
+	Note string
+}
+
+// Info is what the reader learned about one file.
+type Info struct {
+	Kind        Kind
+	Format      string // decided by content (magic bytes); extension only as fallback
+	Date        Date
+	Make, Model string
+	ContentID   string // Apple ContentIdentifier for Live Photo pairing
+	Warning     string // why the header could not be read, if it could not
+	Candidates  []Candidate
+}
+
+// Options tune a Reader.
+type Options struct {
+	Explain bool           // collect every date seen into Info.Candidates
+	VideoTZ *time.Location // zone for UTC-only QuickTime times; nil = time.Local
+}
+
+// Reader reads capture dates. One goroutine at a time may use it; it
+// reuses its header buffer between files.
+type Reader struct {
+	opt  Options
+	head []byte
+	now  func() time.Time
+}
+
+// Read budget and caps: hostile files must not make us read or allocate
+// without bound.
+const (
+	headSize      = 64 << 10 // first read of every file
+	maxReadBytes  = 8 << 20  // total bytes read per file, first read included
+	maxBlockBytes = 1 << 20  // one out-of-head read (an Exif item, a moov child)
+)
+
+// NewReader returns a Reader with opt.
+func NewReader(opt Options) *Reader {
+	if opt.VideoTZ == nil {
+		opt.VideoTZ = time.Local
+	}
+	return &Reader{opt: opt, head: make([]byte, headSize), now: time.Now}
+}
+
+// File reads the header of path. size and mtime come from the scan. It never
+// fails: problems go to Info.Warning and the date falls back to the file
+// name, then to mtime.
+func (r *Reader) File(path string, size int64, mtime time.Time) Info {
+	f, err := os.Open(path)
+	if err != nil {
+		p := r.newParse(path, &input{size: size}, mtime)
+		p.warn(fmt.Sprintf("open %q: %v", path, err))
+		return p.finish()
+	}
+	defer f.Close()
+	n, err := f.ReadAt(r.head, 0)
+	in := &input{head: r.head[:n], f: f, size: size, read: int64(n)}
+	if int64(n) >= size {
+		in.f = nil // the whole file is in memory
+		in.size = int64(n)
+	}
+	p := r.newParse(path, in, mtime)
+	if err != nil && n == 0 && size > 0 {
+		p.warn(fmt.Sprintf("read %q: %v", path, err))
+		return p.finish()
+	}
+	p.run()
+	return p.finish()
+}
+
+// Bytes parses an in-memory file named name.
+func (r *Reader) Bytes(name string, data []byte, mtime time.Time) Info {
+	p := r.newParse(name, &input{head: data, size: int64(len(data))}, mtime)
+	p.run()
+	return p.finish()
+}

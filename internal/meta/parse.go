@@ -1,0 +1,214 @@
+package meta
+
+import (
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// rank orders date fields: a lower rank wins.
+type rank uint8
+
+const (
+	rankOriginal  rank = iota // EXIF DateTimeOriginal and container equivalents (CRW, AVI)
+	rankDigitized             // EXIF CreateDate (DateTimeDigitized)
+	rankMaker                 // a maker's own capture date (Reconyx, Casio QVCI, Olympus PictureInfo, CIFF in JPEG)
+	rankXMPOriginal
+	rankXMPCreate
+	rankXMPDateCreated
+	rankModify // IFD0 ModifyDate (DateTime): the last edit, so after every capture field
+	rankKeys   // QuickTime Keys com.apple.quicktime.creationdate
+	rankMvhd   // QuickTime mvhd creation time
+	numRanks
+)
+
+// Tags reported in Date.Tag.
+const (
+	tagDTO          = "ExifIFD:DateTimeOriginal"
+	tagCreate       = "ExifIFD:CreateDate"
+	tagModify       = "IFD0:ModifyDate"
+	tagIFD0DTO      = "IFD0:DateTimeOriginal"
+	tagXMPDTO       = "XMP-exif:DateTimeOriginal"
+	tagXMPCreate    = "XMP-xmp:CreateDate"
+	tagXMPCreated   = "XMP-photoshop:DateCreated"
+	tagKeys         = "Keys:CreationDate"
+	tagMvhd         = "QuickTime:CreateDate"
+	tagCIFF         = "CanonRaw:DateTimeOriginal"
+	tagRIFF         = "RIFF:DateTimeOriginal"
+	tagNikonAVI     = "Nikon:DateTimeOriginal"
+	tagPNGCreation  = "PNG:CreationTime"
+	tagReconyx      = "Reconyx:DateTimeOriginal"
+	tagCasio        = "Casio:DateTimeOriginal"
+	tagPictureInfo  = "PictureInfo:DateTimeOriginal"
+	tagCIFFJPEG     = "CIFF:DateTimeOriginal"
+	tagFilename     = "Filename"
+	tagModTime      = "File:ModifyDate"
+	noteUsed        = "used"
+	noteLower       = "lower precedence than the date used"
+	noteDuplicate   = "same field seen earlier in the file"
+	maxCandidates   = 64
+	maxStringLength = 256
+)
+
+// parse is the state of reading one file.
+type parse struct {
+	r       *Reader
+	name    string
+	in      *input
+	mtime   time.Time
+	maxYear int
+	info    Info
+	best    [numRanks]Date
+	have    [numRanks]bool
+	bestAt  [numRanks]int // index into info.Candidates when explaining
+	ext     string        // lower-case extension without the dot
+	isDNG   bool          // IFD0 carries DNGVersion
+}
+
+func (r *Reader) newParse(name string, in *input, mtime time.Time) *parse {
+	p := &parse{r: r, name: name, in: in, mtime: mtime, maxYear: r.now().Year() + 1}
+	p.ext = lowerExt(name)
+	return p
+}
+
+func lowerExt(name string) string {
+	e := filepath.Ext(name)
+	if len(e) < 2 {
+		return ""
+	}
+	e = e[1:]
+	for i := 0; i < len(e); i++ {
+		if c := e[i]; c >= 'A' && c <= 'Z' {
+			return strings.ToLower(e)
+		}
+	}
+	return e
+}
+
+func (p *parse) warn(msg string) {
+	if p.info.Warning == "" {
+		p.info.Warning = msg
+	}
+}
+
+// offer records a date field seen in the file. The first valid field of each
+// rank is kept; the best rank wins in finish.
+func (p *parse) offer(rk rank, d Date, raw []byte) {
+	if p.have[rk] {
+		p.explain(d, raw, noteDuplicate)
+		return
+	}
+	p.have[rk] = true
+	p.best[rk] = d
+	p.bestAt[rk] = p.explain(d, raw, "")
+}
+
+// reject records a field whose text is not a usable date.
+func (p *parse) reject(tag string, src Source, raw []byte, reason string) {
+	p.explain(Date{Source: src, Tag: tag}, raw, reason)
+}
+
+// explain appends a candidate when explaining; it returns its index or -1.
+func (p *parse) explain(d Date, raw []byte, note string) int {
+	if !p.r.opt.Explain || len(p.info.Candidates) >= maxCandidates {
+		return -1
+	}
+	p.info.Candidates = append(p.info.Candidates, Candidate{Date: d, Raw: string(trimText(raw)), Note: note})
+	return len(p.info.Candidates) - 1
+}
+
+// offerText parses an EXIF/XMP style date with optional sub-seconds and
+// offset fields and offers it.
+func (p *parse) offerText(rk rank, src Source, tag string, raw, subsec, offset []byte) {
+	c, reason := parseDateTime(raw, p.maxYear)
+	if reason != "" {
+		p.reject(tag, src, raw, reason)
+		return
+	}
+	if ns, ok := parseSubSec(subsec); ok && c.ns == 0 {
+		c.ns = ns
+	}
+	if !c.hasOff {
+		if off, has, ok := parseOffset(offset); ok && has {
+			c.off, c.hasOff = off, true
+		}
+	}
+	p.offer(rk, Date{Wall: c.wall(), Offset: c.off, HasOffset: c.hasOff, Source: src, Tag: tag}, raw)
+}
+
+// finish picks the winning date, falling back to the file name and mtime.
+func (p *parse) finish() Info {
+	if p.in.err != nil {
+		p.warn("read " + p.name + ": " + p.in.err.Error())
+	}
+	for rk := rank(0); rk < numRanks; rk++ {
+		if p.have[rk] {
+			p.info.Date = p.best[rk]
+			p.markUsed(p.bestAt[rk])
+			return p.info
+		}
+	}
+	if t, ok := FilenameDate(filepath.Base(p.name)); ok {
+		p.info.Date = Date{Wall: t, Source: SourceFilename, Tag: tagFilename}
+	} else if !p.mtime.IsZero() {
+		p.info.Date = Date{Wall: wallOf(p.mtime), Source: SourceModTime, Tag: tagModTime}
+		_, off := p.mtime.Zone()
+		p.info.Date.Offset, p.info.Date.HasOffset = off, true
+	}
+	if !p.info.Date.IsZero() {
+		p.markUsed(p.explain(p.info.Date, []byte(p.info.Date.Wall.Format("2006:01:02 15:04:05")), ""))
+	}
+	return p.info
+}
+
+func (p *parse) markUsed(used int) {
+	for i := range p.info.Candidates {
+		c := &p.info.Candidates[i]
+		switch {
+		case i == used:
+			c.Note = noteUsed
+		case c.Note == "":
+			c.Note = noteLower
+		}
+	}
+}
+
+// wallOf returns t's local clock fields in UTC.
+func wallOf(t time.Time) time.Time {
+	y, mo, d := t.Date()
+	h, mi, s := t.Clock()
+	return time.Date(y, mo, d, h, mi, s, t.Nanosecond(), time.UTC)
+}
+
+// setMakeModel keeps the first make and model found.
+func (p *parse) setMake(b []byte) {
+	if p.info.Make == "" {
+		p.info.Make = cleanString(b)
+	}
+}
+
+func (p *parse) setModel(b []byte) {
+	if p.info.Model == "" {
+		p.info.Model = cleanString(b)
+	}
+}
+
+func cleanString(b []byte) string {
+	b = trimText(b)
+	if len(b) > maxStringLength {
+		b = b[:maxStringLength]
+	}
+	for _, c := range b {
+		if c < 0x20 || c == 0x7f {
+			return strings.Map(printable, string(b))
+		}
+	}
+	return string(b)
+}
+
+func printable(r rune) rune {
+	if r < 0x20 || r == 0x7f {
+		return -1
+	}
+	return r
+}

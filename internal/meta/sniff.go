@@ -1,0 +1,215 @@
+package meta
+
+import (
+	"bytes"
+	"encoding/binary"
+)
+
+// kindOf maps a format to its kind.
+var kindOf = map[string]Kind{
+	"jpeg": KindPhoto, "heic": KindPhoto, "heif": KindPhoto, "avif": KindPhoto, "png": KindPhoto,
+	"webp": KindPhoto, "tiff": KindPhoto, "gif": KindPhoto, "bmp": KindPhoto, "jxl": KindPhoto,
+	"cr2": KindPhoto, "cr3": KindPhoto, "crw": KindPhoto, "nef": KindPhoto, "nrw": KindPhoto,
+	"arw": KindPhoto, "srf": KindPhoto, "sr2": KindPhoto, "dng": KindPhoto, "raf": KindPhoto,
+	"orf": KindPhoto, "rw2": KindPhoto, "pef": KindPhoto, "srw": KindPhoto, "kdc": KindPhoto,
+	"dcr": KindPhoto, "k25": KindPhoto, "3fr": KindPhoto, "erf": KindPhoto, "mef": KindPhoto,
+	"mos": KindPhoto, "iiq": KindPhoto, "gpr": KindPhoto, "x3f": KindPhoto, "mrw": KindPhoto,
+	"mov": KindVideo, "mp4": KindVideo, "m4v": KindVideo, "3gp": KindVideo, "avi": KindVideo,
+	"mts": KindVideo, "mpg": KindVideo, "mkv": KindVideo, "wmv": KindVideo, "flv": KindVideo,
+	"dv": KindVideo, "webm": KindVideo,
+	"xmp": KindSidecar, "aae": KindSidecar, "thm": KindSidecar, "json": KindSidecar,
+}
+
+// formatOfExt is the fallback when the content is not recognised.
+var formatOfExt = map[string]string{
+	"jpg": "jpeg", "jpeg": "jpeg", "jpe": "jpeg", "tif": "tiff", "tiff": "tiff", "heic": "heic",
+	"heif": "heif", "hif": "heic", "m2ts": "mts", "mts": "mts", "mpeg": "mpg", "mpg": "mpg",
+	"qt": "mov", "3g2": "3gp",
+}
+
+// rawByExt names TIFF-based raw formats whose content says only "TIFF".
+var rawByExt = map[string]bool{
+	"nef": true, "nrw": true, "arw": true, "srf": true, "sr2": true, "pef": true, "srw": true,
+	"kdc": true, "dcr": true, "k25": true, "3fr": true, "erf": true, "mef": true, "mos": true,
+	"iiq": true, "gpr": true, "dng": true, "cr2": true,
+}
+
+var pngMagic = []byte("\x89PNG\r\n\x1a\n")
+
+// run identifies the format from the first bytes and reads its metadata.
+func (p *parse) run() {
+	h := p.in.at(0, int(min(p.in.size, 64)))
+	p.info.Format = p.sniff(h)
+	if p.info.Format == "" {
+		p.info.Format = p.fallbackFormat()
+	}
+	p.info.Kind = kindOf[p.info.Format]
+}
+
+// sniff returns the format named by h's magic bytes after reading the file,
+// or "" when the content is unknown.
+func (p *parse) sniff(h []byte) string {
+	switch {
+	case len(h) < 4:
+		return ""
+	case h[0] == 0xFF && h[1] == 0xD8 && h[2] == 0xFF:
+		p.readJPEG(0)
+		if p.ext == "thm" {
+			return "thm"
+		}
+		return "jpeg"
+	case string(h[:4]) == "II*\x00" || string(h[:4]) == "MM\x00*":
+		p.readTIFF(0, false)
+		return p.tiffFlavour(h)
+	case string(h[:4]) == "IIRO" || string(h[:4]) == "MMOR" || string(h[:4]) == "IIRS":
+		p.readTIFF(0, false)
+		return "orf"
+	case string(h[:4]) == "IIU\x00":
+		p.readTIFF(0, false)
+		return "rw2"
+	case len(h) >= 16 && string(h[:16]) == "FUJIFILMCCD-RAW ":
+		p.readRAF()
+		return "raf"
+	case len(h) >= 14 && (string(h[:2]) == "II" || string(h[:2]) == "MM") && string(h[6:14]) == "HEAPCCDR":
+		p.readCIFF(0, p.in.size, rankOriginal, tagCIFF)
+		return "crw"
+	case string(h[:4]) == "\x00MRM":
+		p.readMRW()
+		return "mrw"
+	case bytes.HasPrefix(h, pngMagic):
+		p.readPNG()
+		return "png"
+	case len(h) >= 12 && string(h[:4]) == "RIFF":
+		return p.readRIFF(string(h[8:12]))
+	case len(h) >= 12 && string(h[4:8]) == "ftyp":
+		f := ftypFormat(p.in.at(8, int(min(int64(binary.BigEndian.Uint32(h)), 256)-8)))
+		p.readBMFF()
+		return f
+	case len(h) >= 8 && isQuickTimeAtom(string(h[4:8])):
+		p.readBMFF()
+		return "mov"
+	}
+	return p.sniffOther(h)
+}
+
+func isQuickTimeAtom(t string) bool {
+	switch t {
+	case "moov", "mdat", "wide", "free", "skip", "pnot":
+		return true
+	}
+	return false
+}
+
+// sniffOther recognises sidecars and video containers we do not parse.
+func (p *parse) sniffOther(h []byte) string {
+	t := bytes.TrimLeft(h, "\xef\xbb\xbf \t\r\n")
+	switch {
+	case bytes.HasPrefix(t, []byte("<?xpacket")) || bytes.HasPrefix(t, []byte("<x:xmpmeta")) ||
+		(bytes.HasPrefix(t, []byte("<?xml")) && p.ext == "xmp"):
+		p.readXMP(p.in.at(0, int(min(p.in.size, maxXMPBytes))))
+		return "xmp"
+	case bytes.HasPrefix(t, []byte("<?xml")) && p.ext == "aae":
+		return "aae"
+	case bytes.HasPrefix(t, []byte("{")) && p.ext == "json":
+		return "json"
+	case h[0] == 0x47 && p.byteAt(188) == 0x47:
+		return "mts"
+	case p.byteAt(4) == 0x47 && p.byteAt(196) == 0x47:
+		return "mts"
+	case string(h[:4]) == "\x00\x00\x01\xba" || string(h[:4]) == "\x00\x00\x01\xb3":
+		return "mpg"
+	case string(h[:4]) == "\x1a\x45\xdf\xa3":
+		if p.ext == "webm" {
+			return "webm"
+		}
+		return "mkv"
+	case string(h[:4]) == "\x30\x26\xb2\x75":
+		return "wmv"
+	case string(h[:3]) == "FLV":
+		return "flv"
+	case string(h[:4]) == "GIF8":
+		return "gif"
+	case string(h[:2]) == "BM" && p.ext == "bmp":
+		return "bmp"
+	case string(h[:4]) == "\xff\x0a\x00\x00" || (len(h) >= 12 && string(h[4:12]) == "JXL \r\n\x87\n"):
+		return "jxl"
+	}
+	return ""
+}
+
+func (p *parse) byteAt(off int64) byte {
+	if b := p.in.at(off, 1); b != nil {
+		return b[0]
+	}
+	return 0
+}
+
+// fallbackFormat names a file by its extension when its content is unknown.
+func (p *parse) fallbackFormat() string {
+	f, ok := formatOfExt[p.ext]
+	if !ok {
+		if _, known := kindOf[p.ext]; known {
+			f = p.ext
+		}
+	}
+	if f != "" && kindOf[f] != KindSidecar && p.in.size > 0 {
+		p.warn("content does not look like " + f)
+	}
+	return f
+}
+
+// tiffFlavour tells TIFF-based raw formats apart: Canon marks CR2 in the
+// header, DNG carries DNGVersion; the rest say only "TIFF", so the extension
+// decides among raw names.
+func (p *parse) tiffFlavour(h []byte) string {
+	switch {
+	case len(h) >= 10 && string(h[8:10]) == "CR":
+		return "cr2"
+	case rawByExt[p.ext]:
+		return p.ext
+	case p.isDNG:
+		return "dng"
+	}
+	return "tiff"
+}
+
+// ftypFormat names an ISO base media file by its ftyp brands.
+func ftypFormat(b []byte) string {
+	if len(b) < 4 {
+		return "mp4"
+	}
+	major := string(b[:4])
+	compat := func(want string) bool {
+		for i := 8; i+4 <= len(b); i += 4 {
+			if string(b[i:i+4]) == want {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case major == "crx ":
+		return "cr3"
+	case major == "avif" || major == "avis":
+		return "avif"
+	case major == "heic" || major == "heix" || major == "heim" || major == "heis" || major == "hevc" || major == "hevx":
+		return "heic"
+	case major == "mif1" || major == "msf1":
+		switch {
+		case compat("avif"):
+			return "avif"
+		case compat("heic") || compat("heix"):
+			return "heic"
+		}
+		return "heif"
+	case major == "qt  ":
+		return "mov"
+	case major[:3] == "3gp" || major[:3] == "3g2":
+		return "3gp"
+	case major == "M4V " || major == "M4VH" || major == "M4VP":
+		return "m4v"
+	case major == "M4A " || major == "M4B " || major == "M4P ":
+		return "m4a"
+	}
+	return "mp4"
+}

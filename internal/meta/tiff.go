@@ -1,0 +1,246 @@
+package meta
+
+import "encoding/binary"
+
+// A small, bounded TIFF/EXIF IFD reader: it visits only IFD0, the Exif IFD
+// and Apple's maker note, reads only the tags that carry dates, make, model
+// and ContentIdentifier, and copies nothing but the strings it returns.
+
+const (
+	maxIFDEntries  = 512
+	maxMakerNote   = 64 << 10
+	maxTIFFVisits  = 4 // IFD0, Exif IFD, maker note: a loop of pointers ends here
+	tagMake        = 0x010F
+	tagModel       = 0x0110
+	tagDateTime    = 0x0132
+	tagXMPPacket   = 0x02BC
+	tagExifIFD     = 0x8769
+	tagDTOriginal  = 0x9003
+	tagDTDigitized = 0x9004
+	tagOffset      = 0x9010
+	tagOffsetOrig  = 0x9011
+	tagOffsetDigit = 0x9012
+	tagSubSec      = 0x9290
+	tagSubSecOrig  = 0x9291
+	tagSubSecDigit = 0x9292
+	tagMakerNote   = 0x927C
+	tagAppleCID    = 0x0011
+	tagDNGVersion  = 0xC612
+)
+
+type ifdKind uint8
+
+const (
+	ifdZero ifdKind = iota
+	ifdExif
+	ifdApple
+)
+
+// tiff is one TIFF structure inside the file; offsets in it are relative to base.
+type tiff struct {
+	p      *parse
+	base   int64
+	order  binary.ByteOrder
+	visits int
+	// date fields, kept until both IFDs are read so sub-seconds and offsets
+	// can join the date they belong to
+	dto, digitized, modify, ifd0DTO []byte
+	subOrig, subDigit, sub          []byte
+	offOrig, offDigit, off          []byte
+	exifAt                          int64
+}
+
+// entry is one IFD entry; at is the absolute file offset of its value.
+type entry struct {
+	tag, typ uint16
+	count    uint32
+	at       int64
+	size     int64
+}
+
+var typeSize = [...]int64{0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8, 4}
+
+// readTIFF parses a TIFF header at base. exifFirst says the first IFD is the
+// Exif IFD itself (Canon CR3 CMT2).
+func (p *parse) readTIFF(base int64, exifFirst bool) bool {
+	h := p.in.at(base, 8)
+	if h == nil {
+		return false
+	}
+	t := tiff{p: p, base: base}
+	switch {
+	case h[0] == 'I' && h[1] == 'I':
+		t.order = binary.LittleEndian
+	case h[0] == 'M' && h[1] == 'M':
+		t.order = binary.BigEndian
+	default:
+		return false
+	}
+	// 42 is TIFF; Olympus ORF uses "RO"/"SR" and Panasonic RW2 uses 0x55.
+	switch t.order.Uint16(h[2:]) {
+	case 42, 0x4F52, 0x5352, 0x5253, 0x55:
+	default:
+		return false
+	}
+	first := int64(t.order.Uint32(h[4:]))
+	if exifFirst {
+		t.walk(first, ifdExif)
+	} else {
+		t.walk(first, ifdZero)
+		if t.exifAt > 0 {
+			t.walk(t.exifAt, ifdExif)
+		}
+	}
+	t.offerDates()
+	return true
+}
+
+func (t *tiff) offerDates() {
+	p := t.p
+	if t.dto != nil {
+		p.offerText(rankOriginal, SourceEXIF, tagDTO, t.dto, t.subOrig, t.offOrig)
+	}
+	if t.ifd0DTO != nil {
+		p.offerText(rankOriginal, SourceEXIF, tagIFD0DTO, t.ifd0DTO, t.subOrig, t.offOrig)
+	}
+	if t.digitized != nil {
+		p.offerText(rankDigitized, SourceEXIF, tagCreate, t.digitized, t.subDigit, t.offDigit)
+	}
+	if t.modify != nil {
+		p.offerText(rankModify, SourceEXIF, tagModify, t.modify, t.sub, t.off)
+	}
+}
+
+// walk reads one IFD at rel (relative to base) and the tags of kind it cares about.
+func (t *tiff) walk(rel int64, kind ifdKind) {
+	if t.visits >= maxTIFFVisits || rel < 8 {
+		return
+	}
+	t.visits++
+	at := t.base + rel
+	cb := t.p.in.at(at, 2)
+	if cb == nil {
+		return
+	}
+	n := int(t.order.Uint16(cb))
+	if n > maxIFDEntries {
+		n = maxIFDEntries
+	}
+	tab := t.p.in.at(at+2, n*12)
+	for tab == nil && n > 0 { // a truncated table: read what is there
+		n /= 2
+		tab = t.p.in.at(at+2, n*12)
+	}
+	for i := 0; i < n; i++ {
+		e := t.entry(tab[i*12:i*12+12], at+2+int64(i)*12+8)
+		t.use(e, kind)
+	}
+}
+
+func (t *tiff) entry(b []byte, inlineAt int64) entry {
+	e := entry{tag: t.order.Uint16(b), typ: t.order.Uint16(b[2:]), count: t.order.Uint32(b[4:])}
+	if int(e.typ) < len(typeSize) {
+		e.size = typeSize[e.typ] * int64(e.count)
+	}
+	if e.size <= 4 {
+		e.at = inlineAt
+	} else {
+		e.at = t.base + int64(t.order.Uint32(b[8:]))
+	}
+	return e
+}
+
+// value returns up to max bytes of e's value, nil when unreadable.
+func (t *tiff) value(e entry, max int64) []byte {
+	n := e.size
+	if n > max {
+		n = max
+	}
+	if n <= 0 {
+		return nil
+	}
+	return t.p.in.at(e.at, int(n))
+}
+
+func (t *tiff) use(e entry, kind ifdKind) {
+	switch kind {
+	case ifdZero:
+		t.useIFD0(e)
+	case ifdExif:
+		t.useExif(e)
+	case ifdApple:
+		if e.tag == tagAppleCID && t.p.info.ContentID == "" {
+			t.p.info.ContentID = cleanString(t.value(e, 64))
+		}
+	}
+}
+
+func (t *tiff) useIFD0(e entry) {
+	switch e.tag {
+	case tagMake:
+		t.p.setMake(t.value(e, 64))
+	case tagModel:
+		t.p.setModel(t.value(e, 64))
+	case tagDateTime:
+		t.modify = t.value(e, 64)
+	case tagDTOriginal: // Kodak and some NEF put it in IFD0
+		t.ifd0DTO = t.value(e, 64)
+	case tagSubSec:
+		t.sub = t.value(e, 16)
+	case tagOffset:
+		t.off = t.value(e, 16)
+	case tagExifIFD:
+		if b := t.value(e, 4); b != nil && e.count == 1 {
+			t.exifAt = int64(t.order.Uint32(b))
+		}
+	case tagDNGVersion:
+		t.p.isDNG = true
+	case tagXMPPacket:
+		if b := t.value(e, maxXMPBytes); b != nil {
+			t.p.readXMP(b)
+		}
+	}
+}
+
+func (t *tiff) useExif(e entry) {
+	switch e.tag {
+	case tagDTOriginal:
+		t.dto = t.value(e, 64)
+	case tagDTDigitized:
+		t.digitized = t.value(e, 64)
+	case tagSubSec:
+		t.sub = t.value(e, 16)
+	case tagSubSecOrig:
+		t.subOrig = t.value(e, 16)
+	case tagSubSecDigit:
+		t.subDigit = t.value(e, 16)
+	case tagOffset:
+		t.off = t.value(e, 16)
+	case tagOffsetOrig:
+		t.offOrig = t.value(e, 16)
+	case tagOffsetDigit:
+		t.offDigit = t.value(e, 16)
+	case tagMake: // a few cameras write them here instead of IFD0
+		t.p.setMake(t.value(e, 64))
+	case tagModel:
+		t.p.setModel(t.value(e, 64))
+	case tagMakerNote:
+		t.appleMakerNote(e)
+	}
+}
+
+// appleMakerNote reads Apple's "Apple iOS" maker note: a big-endian IFD at
+// offset 14 whose offsets count from the start of the note.
+func (t *tiff) appleMakerNote(e entry) {
+	h := t.value(e, 40)
+	if len(h) >= 34 && h[0] == 0x01 && h[1] == 0xF1 {
+		t.p.readReconyx(h)
+		return
+	}
+	if len(h) < 16 || string(h[:9]) != "Apple iOS" || h[12] != 'M' || h[13] != 'M' {
+		return
+	}
+	note := tiff{p: t.p, base: e.at, order: binary.BigEndian, visits: t.visits}
+	note.walk(14, ifdApple)
+	t.visits = note.visits
+}

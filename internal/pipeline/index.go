@@ -1,0 +1,69 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"shoebox/internal/scan"
+	"shoebox/internal/store"
+)
+
+// IndexStats says what `shoebox index` did.
+type IndexStats struct {
+	Files, Hashed, Reused, Failed int64
+}
+
+// Index builds or refreshes the content index of a library, so later runs
+// find duplicates against it without reading it again. Files whose size and
+// mtime are unchanged since they were indexed are not re-read.
+func Index(ctx context.Context, dest string, workers int, events func(Event)) (IndexStats, error) {
+	var st IndexStats
+	dest, err := filepath.Abs(dest)
+	if err != nil {
+		return st, fmt.Errorf("index %q: %w", dest, err)
+	}
+	if info, err := os.Stat(dest); err != nil || !info.IsDir() {
+		return st, fmt.Errorf("index %q: not a folder", dest)
+	}
+	state := StateDir(dest)
+	if err := os.MkdirAll(state, 0o755); err != nil {
+		return st, fmt.Errorf("index: create %q: %w", state, err)
+	}
+	unlock, err := store.Lock(state)
+	if err != nil {
+		return st, fmt.Errorf("library %q is busy: %w", dest, err)
+	}
+	defer unlock()
+	idx, err := store.Open(filepath.Join(state, "index"), store.Options{})
+	if err != nil {
+		return st, fmt.Errorf("open library index: %w", err)
+	}
+	defer idx.Close()
+	note := func(ev Event) {
+		if events != nil {
+			events(ev)
+		}
+	}
+	emit := func(f scan.File) error {
+		st.Files++
+		_, fresh, err := cachedSum(idx, f.Path, f.Size, timeNanos(f.ModTime))
+		switch {
+		case err != nil:
+			st.Failed++
+			note(Event{Type: "problem", Stage: "index", Src: f.Path, Reason: fmt.Sprintf("hash %q: %v", f.Path, err)})
+		case fresh:
+			st.Hashed++
+		default:
+			st.Reused++
+		}
+		return ctx.Err()
+	}
+	report := func(p scan.Problem) {
+		st.Failed++
+		note(Event{Type: "problem", Stage: "index", Src: p.Path, Reason: p.Error()})
+	}
+	_, err = scan.Walk(ctx, []string{dest}, scan.Options{Exclude: []string{state}, Workers: workers}, emit, report)
+	return st, err
+}

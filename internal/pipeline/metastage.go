@@ -1,0 +1,88 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"shoebox/internal/meta"
+	"shoebox/internal/store"
+)
+
+// Meta reads the header of every scanned file with a pool of workers and
+// records file + metadata. Queues between the store reader, the workers and
+// the store writer are bounded, so memory does not grow with the file count.
+func (r *Run) Meta(ctx context.Context) error {
+	start := time.Now()
+	jobs := make(chan fileInfo, queueLen)
+	done := make(chan fileInfo, queueLen)
+	var wg sync.WaitGroup
+	for i := 0; i < r.metaWorkers(); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rd := meta.NewReader(meta.Options{VideoTZ: r.cfg.VideoTZ})
+			for fi := range jobs {
+				fi.Info = rd.File(fi.File.Path, fi.File.Size, fi.File.ModTime)
+				done <- fi
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(done) }()
+
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(jobs)
+		readErr <- r.st.Scan(keyFile, func(k, v []byte) error {
+			d := dec{b: v}
+			fi := fileInfo{Seq: store.Uint64(k[len(keyFile):]), File: getFile(&d)}
+			if d.err != nil {
+				return d.err
+			}
+			select {
+			case jobs <- fi:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	}()
+
+	n, werr := r.writeInfos(done)
+	rerr := <-readErr
+	r.emit(Event{Type: "stage", Stage: "meta", Count: n, Elapsed: time.Since(start).Seconds()})
+	if rerr != nil {
+		return fmt.Errorf("read scanned files: %w", rerr)
+	}
+	if werr != nil {
+		return werr
+	}
+	return r.st.DeletePrefix(keyFile)
+}
+
+// queueLen bounds each inter-stage queue.
+const queueLen = 1024
+
+func (r *Run) writeInfos(done <-chan fileInfo) (int64, error) {
+	w := r.st.Writer(writeBatch)
+	var e enc
+	var n int64
+	var err error
+	for fi := range done {
+		n++
+		if err != nil {
+			continue // drain so the workers can finish
+		}
+		e.reset()
+		putInfo(&e, fi)
+		err = w.Put(seqKey(keyInfo, fi.Seq), e.bytes())
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return n, fmt.Errorf("record metadata: %w", err)
+	}
+	return n, nil
+}

@@ -1,0 +1,263 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"shoebox/internal/digest"
+	"shoebox/internal/fsx"
+	"shoebox/internal/layout"
+	"shoebox/internal/meta"
+	"shoebox/internal/plan"
+)
+
+// Plan decides every file's fate: duplicates are found first (when enabled),
+// then each file gets its template target, then each destination directory
+// is read once and its conflicts resolved by the pure planner.
+func (r *Run) Plan(ctx context.Context) error {
+	start := time.Now()
+	if r.cfg.Dedup {
+		if err := r.findDuplicates(ctx); err != nil {
+			return err
+		}
+	}
+	if err := r.planTargets(ctx); err != nil {
+		return err
+	}
+	n, err := r.resolveDirs(ctx)
+	r.emit(Event{Type: "stage", Stage: "plan", Count: n, Elapsed: time.Since(start).Seconds()})
+	return err
+}
+
+// planTargets expands the template for every photo and video and records it
+// under a key that sorts by destination directory.
+func (r *Run) planTargets(ctx context.Context) error {
+	w := r.st.Writer(writeBatch)
+	var e enc
+	err := r.st.Scan(keyInfo, func(k, v []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		d := dec{b: v}
+		fi := getInfo(0, &d)
+		if d.err != nil {
+			return d.err
+		}
+		fi.Seq = seqFromKey(k, keyInfo)
+		p, ok, err := r.target(fi)
+		if err != nil || !ok {
+			return err
+		}
+		e.reset()
+		putPlanned(&e, p)
+		return w.Put(destKey(p), e.bytes())
+	})
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return fmt.Errorf("plan targets: %w", err)
+	}
+	return nil
+}
+
+// target returns where fi should go, or ok=false when it is not transferred
+// at all (not media, or a duplicate), after counting and reporting it.
+func (r *Run) target(fi fileInfo) (planned, bool, error) {
+	switch fi.Info.Kind {
+	case meta.KindPhoto, meta.KindVideo:
+	case meta.KindSidecar:
+		r.ignore(fi, "sidecar file: left in place")
+		return planned{}, false, nil
+	default:
+		r.ignore(fi, "not a photo or video")
+		return planned{}, false, nil
+	}
+	r.sum.Media++
+	if dup, ok, err := r.duplicateOf(fi.Seq); err != nil || ok {
+		if ok {
+			r.sum.Duplicates++
+			r.emit(r.opEvent(fi, OutDuplicate, "", dup.Path, "same content as "+dup.Path))
+		}
+		return planned{}, false, err
+	}
+	return r.placement(fi), true, nil
+}
+
+func (r *Run) ignore(fi fileInfo, why string) {
+	r.sum.Ignored++
+	r.emit(Event{Type: "op", Outcome: OutIgnored, Src: fi.File.Path, Size: fi.File.Size, Reason: why})
+}
+
+// placement applies the template, or the unknown-date folder.
+func (r *Run) placement(fi fileInfo) planned {
+	stem, ext := splitName(filepath.Base(fi.File.Path))
+	p := planned{Seq: fi.Seq, Src: fi.File.Path, Size: fi.File.Size, ModTime: fi.File.ModTime, Source: fi.Info.Date.Source}
+	date := fi.Info.Date
+	if date.IsZero() || (r.cfg.NoModTime && date.Source == meta.SourceModTime) {
+		p.Unknown = true
+		p.Dir = r.cfg.UnknownDir
+		p.Name = layout.SafeName(stem + ext)
+		return p
+	}
+	p.Year = date.Wall.Year()
+	p.Dir, p.Name = r.cfg.Template.Expand(layout.Fields{
+		Time: date.Wall, Name: stem, Ext: ext,
+		Make: fi.Info.Make, Model: fi.Info.Model, Kind: fi.Info.Kind.String(),
+	})
+	return p
+}
+
+// destKey sorts planned files by directory, then by folded name, then by
+// source path: the claim order plan.Resolve expects.
+func destKey(p planned) []byte {
+	k := append([]byte(nil), keyDest...)
+	k = append(k, p.Dir...)
+	k = append(k, 0)
+	k = append(k, layout.FoldKey(p.Name)...)
+	k = append(k, 0)
+	return append(k, p.Src...)
+}
+
+// resolveDirs walks the planned files one destination directory at a time.
+func (r *Run) resolveDirs(ctx context.Context) (int64, error) {
+	w := r.st.Writer(writeBatch)
+	var (
+		dir   string
+		batch []planned
+		n     int64
+	)
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		err := r.resolveDir(dir, batch, w)
+		n += int64(len(batch))
+		batch = batch[:0]
+		return err
+	}
+	err := r.st.Scan(keyDest, func(k, v []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		d := dec{b: v}
+		p := getPlanned(&d)
+		if d.err != nil {
+			return d.err
+		}
+		if p.Dir != dir {
+			if err := flush(); err != nil {
+				return err
+			}
+			dir = p.Dir
+		}
+		batch = append(batch, p)
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if err == nil {
+		err = r.st.DeletePrefix(keyDest)
+	}
+	return n, err
+}
+
+// opWriter is where resolved operations go.
+type opWriter interface{ Put(k, v []byte) error }
+
+func (r *Run) resolveDir(dir string, batch []planned, w opWriter) error {
+	full := filepath.Join(r.dest, filepath.FromSlash(dir))
+	existing, err := r.listDir(full)
+	if err != nil {
+		return err
+	}
+	items := make([]plan.Item, len(batch))
+	for i, p := range batch {
+		items[i] = plan.Item{Seq: uint64(i), Src: p.Src, Size: p.Size, Name: p.Name}
+	}
+	var e enc
+	for _, op := range plan.Resolve(full, existing, items, sameContent) {
+		p := batch[op.Item.Seq]
+		dst := filepath.Join(full, op.Name)
+		if op.Action == plan.SkipIdentical {
+			r.sum.Identical++
+			r.emit(Event{Type: "op", Outcome: OutIdentical, Src: p.Src, Dst: dst, SameAs: filepath.Join(full, op.SameAs), Size: p.Size, DateSource: p.Source.String()})
+			continue
+		}
+		r.nextOp++
+		e.reset()
+		putOp(&e, opRecord{planned: p, Dst: dst, Renamed: op.Renamed})
+		if err := w.Put(seqKey(keyOp, r.nextOp), e.bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// listDir reads one destination directory, once. Leftover temp files of a
+// killed run are removed here (through the executor, the one gate for
+// mutations) so they neither block names nor linger.
+func (r *Run) listDir(dir string) ([]plan.Existing, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read destination folder %q: %w", dir, err)
+	}
+	out := make([]plan.Existing, 0, len(entries))
+	stale := false
+	for _, de := range entries {
+		if transfer.IsTempName(de.Name()) {
+			stale = true
+			continue
+		}
+		ex := plan.Existing{Name: de.Name(), Dir: !de.Type().IsRegular()}
+		if info, err := de.Info(); err == nil {
+			ex.Size = info.Size()
+		} else {
+			ex.Dir = true // unreadable entry: block its name, never call it identical
+		}
+		out = append(out, ex)
+	}
+	if stale {
+		r.removeStaleTemps(dir)
+	}
+	return out, nil
+}
+
+// sameContent compares two files byte for byte; any error means "different"
+// (a rename is harmless, a false "identical" would drop a photo).
+func sameContent(a, b string) bool {
+	eq, err := digest.Equal(fsx.OS, a, b)
+	return err == nil && eq
+}
+
+// splitName splits a base name into stem and extension, keeping a leading
+// dot in the stem.
+func splitName(base string) (string, string) {
+	ext := path.Ext(base)
+	if ext == base || strings.ContainsAny(ext, " ") {
+		return base, ""
+	}
+	return strings.TrimSuffix(base, ext), ext
+}
+
+func seqFromKey(k, prefix []byte) uint64 {
+	if !bytes.HasPrefix(k, prefix) || len(k) < len(prefix)+8 {
+		return 0
+	}
+	return storeUint64(k[len(prefix):])
+}

@@ -1,0 +1,120 @@
+package pipeline
+
+import (
+	"time"
+
+	"shoebox/internal/meta"
+	"shoebox/internal/scan"
+	"shoebox/internal/store"
+)
+
+// Key spaces of the run store. Every key starts with one letter and a slash
+// so DeletePrefix can drop a stage's output in one call.
+var (
+	keyFile = []byte("f/") // f/<seq>                 scanned file
+	keyInfo = []byte("i/") // i/<seq>                 file + metadata
+	keySize = []byte("s/") // s/<size><seq>            sources by size, for dedup
+	keyLib  = []byte("l/") // l/<size><path>           library files by size, for dedup
+	keyDup  = []byte("u/") // u/<seq>                  duplicate: what it duplicates
+	keyDest = []byte("d/") // d/<dir>\0<fold>\0<src>   planned file, sorted by target dir
+	keyOp   = []byte("o/") // o/<n>                    operation to perform, in target-dir order
+)
+
+func seqKey(prefix []byte, seq uint64) []byte {
+	return store.AppendUint64(append([]byte(nil), prefix...), seq)
+}
+
+func sizeKey(prefix []byte, size int64, tail []byte) []byte {
+	k := store.AppendUint64(append([]byte(nil), prefix...), uint64(size))
+	return append(k, tail...)
+}
+
+func putFile(e *enc, f scan.File) {
+	e.s(f.Path)
+	e.s(f.Root)
+	e.i(f.Size)
+	e.t(f.ModTime)
+	e.u(f.Dev)
+	e.u(f.Ino)
+	e.u(f.Nlink)
+}
+
+func getFile(d *dec) scan.File {
+	return scan.File{Path: d.s(), Root: d.s(), Size: d.i(), ModTime: d.t(), Dev: d.u(), Ino: d.u(), Nlink: d.u()}
+}
+
+// fileInfo is a scanned file with what the metadata stage learned.
+type fileInfo struct {
+	Seq  uint64
+	File scan.File
+	Info meta.Info
+}
+
+func putInfo(e *enc, fi fileInfo) {
+	putFile(e, fi.File)
+	in := fi.Info
+	e.u(uint64(in.Kind))
+	e.s(in.Format)
+	e.t(in.Date.Wall)
+	e.i(int64(in.Date.Offset))
+	e.bool(in.Date.HasOffset)
+	e.u(uint64(in.Date.Source))
+	e.s(in.Date.Tag)
+	e.s(in.Make)
+	e.s(in.Model)
+	e.s(in.ContentID)
+	e.s(in.Warning)
+}
+
+func getInfo(seq uint64, d *dec) fileInfo {
+	fi := fileInfo{Seq: seq, File: getFile(d)}
+	in := &fi.Info
+	in.Kind = meta.Kind(d.u())
+	in.Format = d.s()
+	in.Date.Wall = d.t()
+	in.Date.Offset = int(d.i())
+	in.Date.HasOffset = d.bool()
+	in.Date.Source = meta.Source(d.u())
+	in.Date.Tag = d.s()
+	in.Make = d.s()
+	in.Model = d.s()
+	in.ContentID = d.s()
+	in.Warning = d.s()
+	return fi
+}
+
+// dupOf records that a source file is byte-identical to a file that is kept.
+type dupOf struct {
+	Path      string // the kept copy
+	InLibrary bool   // the kept copy is already in the library
+}
+
+// planned is a file with its wanted destination, sorted by directory.
+type planned struct {
+	Seq     uint64
+	Src     string
+	Size    int64
+	ModTime time.Time
+	Dir     string // relative to DEST, slash-separated
+	Name    string
+	Year    int // capture year, 0 when unknown
+	Unknown bool
+	Source  meta.Source
+}
+
+func putPlanned(e *enc, p planned) {
+	e.u(p.Seq)
+	e.s(p.Src)
+	e.i(p.Size)
+	e.t(p.ModTime)
+	e.s(p.Dir)
+	e.s(p.Name)
+	e.i(int64(p.Year))
+	e.bool(p.Unknown)
+	e.u(uint64(p.Source))
+}
+
+func getPlanned(d *dec) planned {
+	return planned{Seq: d.u(), Src: d.s(), Size: d.i(), ModTime: d.t(), Dir: d.s(), Name: d.s(),
+		Year: int(d.i()), Unknown: d.bool(), Source: meta.Source(d.u())}
+}

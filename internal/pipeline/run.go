@@ -1,0 +1,215 @@
+// Package pipeline runs the four stages of `shoebox sort` — scan, meta, plan,
+// transfer — one after the other, with an on-disk store between them so that
+// memory stays flat however many files there are. Each stage is a method, so
+// the bench times exactly the code the CLI runs.
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"shoebox/internal/layout"
+	"shoebox/internal/store"
+	"shoebox/internal/transfer"
+)
+
+// Config is everything a run needs to know.
+type Config struct {
+	Sources     []string
+	Dest        string
+	Template    *layout.Template
+	UnknownDir  string // folder under Dest for files with no usable date
+	NoModTime   bool   // a modification time alone is not a capture date: such files go to UnknownDir
+	Mode        transfer.Mode
+	Workers     int
+	DryRun      bool
+	Dedup       bool
+	Verify      bool
+	FollowLinks bool
+	Hidden      bool
+	VideoTZ     *time.Location
+	Args        []string     // the command line, recorded in the journal
+	Events      func(Event)  // called for each planned and performed operation and each problem; may be nil
+	StoreDir    string       // where the run store lives; "" means DEST/.shoebox (a temp dir for dry runs)
+}
+
+// Run is one invocation of the pipeline.
+type Run struct {
+	cfg      Config
+	dest     string // absolute
+	sources  []string
+	st       *store.Store
+	stDir    string
+	hashes   *store.Store // persistent content index of the library; nil in dry runs
+	unlock   func() error
+	exec     *transfer.Executor
+	sum      Summary
+	nextSeq  uint64
+	nextOp   uint64
+	runID    string
+	journalP string
+}
+
+// StateDir is where shoebox keeps its state inside a library.
+func StateDir(dest string) string { return filepath.Join(dest, ".shoebox") }
+
+// Open validates the configuration and opens the run store.
+func Open(cfg Config) (*Run, error) {
+	r := &Run{cfg: cfg, sum: newSummary()}
+	if err := r.resolvePaths(); err != nil {
+		return nil, err
+	}
+	if r.cfg.Workers <= 0 {
+		r.cfg.Workers = 4
+	}
+	if r.cfg.UnknownDir == "" {
+		r.cfg.UnknownDir = "unknown"
+	}
+	if err := r.openStores(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *Run) resolvePaths() error {
+	if len(r.cfg.Sources) == 0 {
+		return errors.New("no source folder given")
+	}
+	dest, err := filepath.Abs(r.cfg.Dest)
+	if err != nil {
+		return fmt.Errorf("destination %q: %w", r.cfg.Dest, err)
+	}
+	r.dest = dest
+	for _, s := range r.cfg.Sources {
+		abs, err := filepath.Abs(s)
+		if err != nil {
+			return fmt.Errorf("source %q: %w", s, err)
+		}
+		if abs == dest {
+			return fmt.Errorf("source %q is the destination itself: sort into a different folder", s)
+		}
+		r.sources = append(r.sources, abs)
+	}
+	return nil
+}
+
+func (r *Run) openStores() error {
+	if err := r.prepareStateDir(); err != nil {
+		return err
+	}
+	st, err := store.Open(r.stDir, store.Options{Scratch: true})
+	if err != nil {
+		return fmt.Errorf("open run store: %w", err)
+	}
+	r.st = st
+	for _, p := range [][]byte{keyFile, keyInfo, keySize, keyLib, keyDup, keyDest, keyOp} {
+		if err := st.DeletePrefix(p); err != nil {
+			return fmt.Errorf("clear run store: %w", err)
+		}
+	}
+	if !r.cfg.DryRun && r.cfg.Dedup {
+		h, err := store.Open(filepath.Join(StateDir(r.dest), "index"), store.Options{})
+		if err != nil {
+			return fmt.Errorf("open library index: %w", err)
+		}
+		r.hashes = h
+	}
+	return nil
+}
+
+// prepareStateDir picks the store's folder. A dry run must not touch the
+// library, so its store lives in a temp folder; a real run keeps it in the
+// library, locked, so two runs cannot interleave.
+func (r *Run) prepareStateDir() error {
+	if r.cfg.StoreDir != "" {
+		r.stDir = r.cfg.StoreDir
+		return nil
+	}
+	if r.cfg.DryRun {
+		dir, err := os.MkdirTemp("", "shoebox-dry-run-")
+		if err != nil {
+			return fmt.Errorf("create temp store: %w", err)
+		}
+		r.stDir = dir
+		return nil
+	}
+	state := StateDir(r.dest)
+	if err := os.MkdirAll(state, 0o755); err != nil {
+		return fmt.Errorf("create %q: %w", state, err)
+	}
+	unlock, err := store.Lock(state)
+	if err != nil {
+		return fmt.Errorf("library %q is busy: %w", r.dest, err)
+	}
+	r.unlock = unlock
+	r.stDir = filepath.Join(state, "run")
+	return nil
+}
+
+// Close releases the stores and the library lock; a dry run's temp store is removed.
+func (r *Run) Close() error {
+	var errs []error
+	if r.st != nil {
+		errs = append(errs, r.st.Close())
+	}
+	if r.hashes != nil {
+		errs = append(errs, r.hashes.Close())
+	}
+	if r.cfg.DryRun && r.cfg.StoreDir == "" && r.stDir != "" {
+		errs = append(errs, os.RemoveAll(r.stDir))
+	}
+	if r.unlock != nil {
+		errs = append(errs, r.unlock())
+	}
+	return errors.Join(errs...)
+}
+
+// All runs every stage in order.
+func (r *Run) All(ctx context.Context) error {
+	for _, stage := range []func(context.Context) error{r.Scan, r.Meta, r.Plan, r.Transfer} {
+		if err := stage(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Summary is what the run did so far.
+func (r *Run) Summary() Summary { return r.sum }
+
+// Dest is the absolute destination.
+func (r *Run) Dest() string { return r.dest }
+
+// JournalPath is the journal of this run, "" for dry runs or before transfer.
+func (r *Run) JournalPath() string { return r.journalP }
+
+func (r *Run) emit(ev Event) {
+	if r.cfg.Events != nil {
+		r.cfg.Events(ev)
+	}
+}
+
+// workers for CPU-light, I/O-heavy header reads: more than the cores, since
+// each worker mostly waits on open and read.
+func (r *Run) metaWorkers() int {
+	n := runtime.NumCPU() * 2
+	if n < r.cfg.Workers {
+		n = r.cfg.Workers
+	}
+	return n
+}
+
+func relSlash(dest, p string) string {
+	rel, err := filepath.Rel(dest, p)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return p
+	}
+	return filepath.ToSlash(rel)
+}

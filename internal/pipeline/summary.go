@@ -1,0 +1,76 @@
+package pipeline
+
+import (
+	"sort"
+	"time"
+)
+
+// Outcome is what became of one file, as counted in the summary and written
+// by --json.
+type Outcome string
+
+const (
+	OutTransferred  Outcome = "transferred"    // copied, moved or linked under its template name
+	OutRenamed      Outcome = "renamed"        // transferred under a conflict-free name
+	OutIdentical    Outcome = "skip-identical" // an identical file already sits at the target
+	OutDuplicate    Outcome = "duplicate"      // same bytes as another file that is kept
+	OutIgnored      Outcome = "ignored"        // not a photo or video
+	OutFailed       Outcome = "failed"         // could not be done; the reason is given
+	OutPlanned      Outcome = "planned"        // dry run: would be transferred
+	OutPlannedAs    Outcome = "planned-rename" // dry run: would be transferred under a new name
+)
+
+// Event is one line of machine output: an operation planned or performed, or a problem.
+type Event struct {
+	Type       string    `json:"type"`              // "op", "problem", "stage"
+	Outcome    Outcome   `json:"outcome,omitempty"` // for "op"
+	Action     string    `json:"action,omitempty"`  // copy, move, hardlink, symlink, reflink
+	Src        string    `json:"src,omitempty"`
+	Dst        string    `json:"dst,omitempty"`
+	SameAs     string    `json:"same_as,omitempty"` // skip-identical / duplicate: the file it matches
+	Size       int64     `json:"size,omitempty"`
+	Date       string    `json:"date,omitempty"`        // capture time used, wall clock, RFC 3339 without zone
+	DateSource string    `json:"date_source,omitempty"` // exif, quicktime, xmp, filename, mtime, none
+	DateTag    string    `json:"date_tag,omitempty"`
+	Reason     string    `json:"reason,omitempty"` // failures, ignored files, problems, fallbacks
+	Stage      string    `json:"stage,omitempty"`  // for "stage" and "problem"
+	Count      int64     `json:"count,omitempty"`  // for "stage": files handled by the stage
+	Elapsed    float64   `json:"elapsed_s,omitempty"`
+	Time       time.Time `json:"-"`
+}
+
+// Summary counts the run's outcomes.
+type Summary struct {
+	Scanned     int64             `json:"scanned"`
+	Problems    int64             `json:"problems"` // paths the scan could not read
+	Media       int64             `json:"media"`
+	Ignored     int64             `json:"ignored"`
+	Transferred int64             `json:"transferred"`
+	Renamed     int64             `json:"renamed"`
+	Identical   int64             `json:"skipped_identical"`
+	Duplicates  int64             `json:"duplicates"`
+	UnknownDate int64             `json:"unknown_date"`
+	ModTimeOnly int64             `json:"dated_by_mtime"`
+	Failed      int64             `json:"failed"`
+	Bytes       int64             `json:"bytes"`
+	PerYear     map[int]int64     `json:"per_year"` // files planned into each capture year (0 = unknown)
+	Sources     map[string]int64  `json:"date_sources"`
+	DryRun      bool              `json:"dry_run"`
+}
+
+func newSummary() Summary {
+	return Summary{PerYear: map[int]int64{}, Sources: map[string]int64{}}
+}
+
+// Years lists the years present, ascending.
+func (s Summary) Years() []int {
+	ys := make([]int, 0, len(s.PerYear))
+	for y := range s.PerYear {
+		ys = append(ys, y)
+	}
+	sort.Ints(ys)
+	return ys
+}
+
+// Incomplete reports whether some file was not handled: the exit code 3 case.
+func (s Summary) Incomplete() bool { return s.Failed > 0 || s.Problems > 0 }

@@ -1,0 +1,209 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"shoebox/internal/journal"
+	"shoebox/internal/store"
+	"shoebox/internal/transfer"
+)
+
+// opRecord is one resolved transfer, stored in destination-directory order.
+type opRecord struct {
+	planned
+	Dst     string
+	Renamed bool
+}
+
+func putOp(e *enc, o opRecord) {
+	putPlanned(e, o.planned)
+	e.s(o.Dst)
+	e.bool(o.Renamed)
+}
+
+func getOp(d *dec) opRecord {
+	o := opRecord{planned: getPlanned(d)}
+	o.Dst = d.s()
+	o.Renamed = d.bool()
+	return o
+}
+
+// flushEvery is how many finished operations may share one round of
+// directory fsyncs and one journal sync: the batching that makes small-file
+// copies cheaper than a plain write-fsync-rename loop, at the price of
+// redoing at most this many files after a crash (they are found identical
+// and skipped, or their temp files removed, on the re-run).
+const flushEvery = 256
+
+// Transfer performs the planned operations with a pool of workers. In a dry
+// run the same executor predicts instead of acting.
+func (r *Run) Transfer(ctx context.Context) error {
+	start := time.Now()
+	if err := r.openExecutor(); err != nil {
+		return err
+	}
+	jobs := make(chan opRecord, queueLen)
+	results := make(chan opResult, queueLen)
+	var wg sync.WaitGroup
+	for i := 0; i < r.cfg.Workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for o := range jobs {
+				results <- opResult{op: o, res: r.exec.Do(ctx, r.transferOp(o))}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(jobs)
+		readErr <- r.st.Scan(keyOp, func(k, v []byte) error {
+			d := dec{b: v}
+			o := getOp(&d)
+			if d.err != nil {
+				return d.err
+			}
+			select {
+			case jobs <- o:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	}()
+	n, ferr := r.collect(results)
+	err := firstErr(<-readErr, ferr, r.closeExecutor())
+	r.emit(Event{Type: "stage", Stage: "transfer", Count: n, Elapsed: time.Since(start).Seconds()})
+	if err == nil {
+		err = r.st.DeletePrefix(keyOp)
+	}
+	return err
+}
+
+type opResult struct {
+	op  opRecord
+	res transfer.Result
+}
+
+func (r *Run) transferOp(o opRecord) transfer.Op {
+	return transfer.Op{Seq: o.Seq, Mode: r.cfg.Mode, Src: o.Src, Dst: o.Dst, Size: o.Size, ModTime: o.ModTime}
+}
+
+// collect counts results as they finish and syncs in batches.
+func (r *Run) collect(results <-chan opResult) (int64, error) {
+	var n int64
+	var err error
+	for res := range results {
+		n++
+		r.account(res)
+		if n%flushEvery == 0 && err == nil {
+			err = r.exec.Flush()
+		}
+	}
+	if ferr := r.exec.Flush(); err == nil {
+		err = ferr
+	}
+	return n, err
+}
+
+func (r *Run) account(x opResult) {
+	o, res := x.op, x.res
+	ev := Event{Type: "op", Action: r.cfg.Mode.String(), Src: o.Src, Dst: o.Dst, Size: o.Size,
+		DateSource: o.Source.String(), Reason: res.Fallback}
+	if o.Year > 0 || o.Unknown {
+		ev.Date = fmt.Sprint(o.Year)
+	}
+	switch {
+	case res.Err != nil:
+		r.sum.Failed++
+		ev.Outcome, ev.Reason = OutFailed, res.Err.Error()
+		r.emit(ev)
+		return
+	case o.Renamed:
+		r.sum.Renamed++
+		ev.Outcome = pick(r.cfg.DryRun, OutPlannedAs, OutRenamed)
+	default:
+		ev.Outcome = pick(r.cfg.DryRun, OutPlanned, OutTransferred)
+	}
+	r.sum.Transferred++
+	r.sum.Bytes += o.Size
+	r.sum.PerYear[o.Year]++
+	r.sum.Sources[o.Source.String()]++
+	if o.Unknown {
+		r.sum.UnknownDate++
+	}
+	r.emit(ev)
+}
+
+func pick(dry bool, ifDry, ifReal Outcome) Outcome {
+	if dry {
+		return ifDry
+	}
+	return ifReal
+}
+
+// openExecutor starts the journal (real runs only) and the executor.
+func (r *Run) openExecutor() error {
+	opt := transfer.Options{DryRun: r.cfg.DryRun, Verify: r.cfg.Verify}
+	if !r.cfg.DryRun {
+		if err := os.MkdirAll(r.dest, 0o755); err != nil {
+			return fmt.Errorf("create destination %q: %w", r.dest, err)
+		}
+		jw, err := journal.Create(filepath.Join(StateDir(r.dest), "journal"), journal.Header{
+			Version: 1, RunID: journal.NewRunID(time.Now()), Started: time.Now(), Dest: r.dest, Args: r.cfg.Args,
+		})
+		if err != nil {
+			return fmt.Errorf("start journal: %w", err)
+		}
+		r.jw = jw
+		r.journalP = jw.Path()
+		opt.Journal = jw
+	}
+	r.exec = transfer.New(opt)
+	return nil
+}
+
+func (r *Run) closeExecutor() error {
+	if r.jw == nil {
+		return nil
+	}
+	err := r.jw.Close()
+	r.jw = nil
+	return err
+}
+
+// removeStaleTemps deletes temp files a killed run left in dir.
+func (r *Run) removeStaleTemps(dir string) {
+	if r.cfg.DryRun {
+		return
+	}
+	if _, err := r.executor().RemoveStaleTemps(dir); err != nil {
+		r.emit(Event{Type: "problem", Stage: "plan", Dst: dir, Reason: err.Error()})
+	}
+}
+
+// executor returns the run's executor, creating a journal-less one for the
+// plan stage's clean-up when the transfer stage has not started yet.
+func (r *Run) executor() *transfer.Executor {
+	if r.exec == nil {
+		return transfer.New(transfer.Options{DryRun: r.cfg.DryRun})
+	}
+	return r.exec
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+var storeUint64 = store.Uint64

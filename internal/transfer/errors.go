@@ -1,0 +1,34 @@
+package transfer
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+)
+
+var (
+	// ErrChanged: the source no longer matches what was scanned, or changed
+	// while it was being copied. Nothing lands at the destination.
+	ErrChanged = errors.New("changed during copy")
+	// ErrVerify: the written copy differs from the source.
+	ErrVerify = errors.New("verification failed: the copy differs from the source")
+	// ErrCrossDevice: a hard link was asked for across filesystems.
+	ErrCrossDevice = errors.New("source and destination are on different filesystems")
+	// errDstExists wraps fs.ErrExist: shoebox never overwrites a file.
+	errDstExists = fmt.Errorf("destination already exists, not overwritten: %w", fs.ErrExist)
+)
+
+// Error is the error of a failed Op: it names the mode and both paths and
+// wraps the cause, so errors.Is works for ErrChanged, fs.ErrExist, syscall
+// errnos and so on.
+type Error struct {
+	Mode     Mode
+	Src, Dst string
+	Err      error
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s %q to %q: %v", e.Mode, e.Src, e.Dst, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }

@@ -1,0 +1,249 @@
+package transfer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"shoebox/internal/digest"
+	"shoebox/internal/fsx"
+)
+
+// landCopy is the crash-safe copy protocol: fill a fresh temp file beside
+// the destination, fsync it, check the source did not change meanwhile,
+// optionally verify, then rename it into place without replacing anything.
+// On any failure the temp is removed and nothing is left at the destination.
+func (r *run) landCopy(src fsx.File, before os.FileInfo, reflink, verify bool) error {
+	dev, ino, err := r.writeTemp(src, before, reflink)
+	if err != nil {
+		return err
+	}
+	if err := r.publishTemp(src, before, verify); err != nil {
+		r.removeTemp()
+		return err
+	}
+	r.res.Dev, r.res.Ino = dev, ino
+	return nil
+}
+
+// writeTemp creates the temp file and makes its content and mtime durable.
+func (r *run) writeTemp(src fsx.File, before os.FileInfo, reflink bool) (dev, ino uint64, err error) {
+	perm := before.Mode().Perm()&0o666 | 0o400 // keep the source's bits, but stay readable for verification
+	tmp, err := r.e.fs.OpenFile(r.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return 0, 0, fmt.Errorf("create temp: %w", err)
+	}
+	r.record("create %s", r.tmpName())
+	err = r.fillTemp(tmp, src, before, reflink)
+	if err == nil {
+		fi, statErr := tmp.Stat()
+		err = statErr
+		if fi != nil {
+			dev, ino = fsx.DevIno(fi)
+		}
+	}
+	if closeErr := tmp.Close(); err == nil && closeErr != nil {
+		err = fmt.Errorf("close temp: %w", closeErr)
+	}
+	if err != nil {
+		r.removeTemp()
+		return 0, 0, err
+	}
+	return dev, ino, nil
+}
+
+func (r *run) fillTemp(tmp, src fsx.File, before os.FileInfo, reflink bool) error {
+	if err := r.fillContent(tmp, src, before.Size(), reflink); err != nil {
+		return err
+	}
+	fsx.CrashPoint(r.e.fs, fsx.AfterTempWrite)
+	// The mtime is set before the fsync so that the fsync makes it durable
+	// along with the data; nothing writes to the file afterwards.
+	if err := r.e.fs.Chtimes(r.tmp, time.Time{}, before.ModTime()); err != nil {
+		return fmt.Errorf("set mtime: %w", err)
+	}
+	if err := tmp.Sync(); err != nil && !fsx.SyncUnsupported(err) {
+		return fmt.Errorf("fsync temp: %w", err)
+	}
+	fsx.CrashPoint(r.e.fs, fsx.AfterSync)
+	return nil
+}
+
+func (r *run) fillContent(tmp, src fsx.File, size int64, reflink bool) error {
+	if reflink {
+		err := r.e.fs.Clone(tmp, src)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, errors.ErrUnsupported) {
+			return err
+		}
+		r.res.Fallback = fallbackReflink
+	}
+	n, err := copyData(r.ctx, tmp, src)
+	if err != nil {
+		return err
+	}
+	if n != size {
+		return fmt.Errorf("source %w: read %d bytes, expected %d", ErrChanged, n, size)
+	}
+	return nil
+}
+
+// publishTemp re-checks the source, verifies, and renames the temp into
+// place.
+func (r *run) publishTemp(src fsx.File, before os.FileInfo, verify bool) error {
+	after, err := src.Stat()
+	if err != nil {
+		return fmt.Errorf("stat source after copy: %w", err)
+	}
+	if !sameVersion(before, after) {
+		return fmt.Errorf("source %w", ErrChanged)
+	}
+	if verify {
+		if err := r.verifyTemp(); err != nil {
+			return err
+		}
+	}
+	err = r.e.fs.RenameNoReplace(r.tmp, r.op.Dst)
+	if errors.Is(err, fs.ErrExist) {
+		return errDstExists
+	} else if err != nil {
+		return fmt.Errorf("rename temp into place: %w", err)
+	}
+	r.record("rename %s -> %s", r.tmpName(), r.op.Dst)
+	r.e.markDirty(filepath.Dir(r.op.Dst))
+	fsx.CrashPoint(r.e.fs, fsx.AfterRename)
+	return nil
+}
+
+func (r *run) verifyTemp() error {
+	same, err := digest.Equal(r.e.fs, r.op.Src, r.tmp)
+	if err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	if !same {
+		return ErrVerify
+	}
+	return nil
+}
+
+// removeTemp deletes the temp after a failure. Its own failure is not
+// reported over the original error; RemoveStaleTemps sweeps what remains.
+func (r *run) removeTemp() {
+	if err := r.e.fs.Remove(r.tmp); err == nil {
+		r.record("remove %s", r.tmpName())
+	}
+}
+
+// copyBufSize balances syscall count against memory for N workers.
+const copyBufSize = 1 << 20
+
+var copyBufs = sync.Pool{New: func() any {
+	b := make([]byte, copyBufSize)
+	return &b
+}}
+
+// copyData copies src to dst through a pooled buffer, checking ctx between
+// chunks so a cancelled run stops mid-file.
+func copyData(ctx context.Context, dst io.Writer, src io.Reader) (int64, error) {
+	bufp := copyBufs.Get().(*[]byte)
+	defer copyBufs.Put(bufp)
+	buf := *bufp
+	var total int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return total, err
+		}
+		n, readErr := src.Read(buf)
+		if n > 0 {
+			w, err := dst.Write(buf[:n])
+			total += int64(w)
+			if err != nil {
+				return total, fmt.Errorf("write temp: %w", err)
+			}
+			if w != n {
+				return total, fmt.Errorf("write temp: %w", io.ErrShortWrite)
+			}
+		}
+		if readErr == io.EOF {
+			return total, nil
+		}
+		if readErr != nil {
+			return total, fmt.Errorf("read source: %w", readErr)
+		}
+	}
+}
+
+// openSource opens the source for copying after checking it is a regular
+// file that still matches the scan. Lstat comes first so a FIFO is never
+// opened (that would block).
+func (r *run) openSource() (fsx.File, os.FileInfo, error) {
+	scanned, err := r.lstatSource()
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := r.e.fs.Open(r.op.Src)
+	if err != nil {
+		return nil, nil, sourceErr(err)
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("stat source: %w", err)
+	}
+	if !os.SameFile(scanned, info) {
+		f.Close()
+		return nil, nil, fmt.Errorf("source %w: replaced while being opened", ErrChanged)
+	}
+	return f, info, nil
+}
+
+// lstatSource checks that the source exists, is a regular file, and still
+// has the size and mtime it was scanned with.
+func (r *run) lstatSource() (os.FileInfo, error) {
+	info, err := r.e.fs.Lstat(r.op.Src)
+	if err != nil {
+		return nil, sourceErr(err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("source is not a regular file (%v)", info.Mode().Type())
+	}
+	if info.Size() != r.op.Size {
+		return nil, fmt.Errorf("source %w: scanned at %d bytes, now %d", ErrChanged, r.op.Size, info.Size())
+	}
+	if !r.op.ModTime.IsZero() && !info.ModTime().Equal(r.op.ModTime) {
+		return nil, fmt.Errorf("source %w: scanned with mtime %s, now %s", ErrChanged,
+			r.op.ModTime.Format(time.RFC3339Nano), info.ModTime().Format(time.RFC3339Nano))
+	}
+	return info, nil
+}
+
+func sourceErr(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("source missing: %w", err)
+	}
+	return fmt.Errorf("open source: %w", err)
+}
+
+// sameVersion reports whether two stats of a file show the same content
+// version: same inode, size, mtime and ctime (ctime catches a write that
+// restored the mtime afterwards).
+func sameVersion(a, b os.FileInfo) bool {
+	if !os.SameFile(a, b) || a.Size() != b.Size() || !a.ModTime().Equal(b.ModTime()) {
+		return false
+	}
+	sa, okA := a.Sys().(*syscall.Stat_t)
+	sb, okB := b.Sys().(*syscall.Stat_t)
+	if !okA || !okB {
+		return true
+	}
+	return sa.Ctim == sb.Ctim
+}

@@ -1,0 +1,302 @@
+package transfer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"shoebox/internal/fsx"
+	"shoebox/internal/journal"
+)
+
+// run carries one Op through its protocol.
+type run struct {
+	e   *Executor
+	ctx context.Context
+	op  Op
+	res Result
+
+	tmp       string // temp path for copy-like modes, chosen up front for the journal
+	journaled bool   // an Intent was appended, so a final record is owed
+	finished  bool   // the final record was appended
+}
+
+func (r *run) do() error {
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	if err := r.validate(); err != nil {
+		return err
+	}
+	r.tmp = tempPrefix(r.op.Dst) + fmt.Sprintf("%016x", rand.Uint64())
+	if err := r.journalIntent(); err != nil {
+		return err
+	}
+	switch r.op.Mode {
+	case Copy:
+		return r.copy(false)
+	case Reflink:
+		return r.copy(true)
+	case Move:
+		return r.move()
+	case Hardlink:
+		return r.hardlink()
+	case Symlink:
+		return r.symlink()
+	}
+	return fmt.Errorf("unknown mode %d", r.op.Mode)
+}
+
+func (r *run) validate() error {
+	switch {
+	case r.op.Mode > Reflink:
+		return fmt.Errorf("unknown mode %d", r.op.Mode)
+	case r.op.Src == "" || r.op.Dst == "":
+		return errors.New("source and destination must both be given")
+	case filepath.Clean(r.op.Src) == filepath.Clean(r.op.Dst):
+		return errors.New("source and destination are the same path")
+	}
+	return nil
+}
+
+// record notes a mutation performed (or, in a dry run, predicted).
+func (r *run) record(format string, args ...any) {
+	r.res.Actions = append(r.res.Actions, fmt.Sprintf(format, args...))
+}
+
+// tmpName is the temp path as recorded in Actions: the random part is
+// replaced by a placeholder so dry and real runs compare equal.
+func (r *run) tmpName() string { return tempPrefix(r.op.Dst) + "<tmp>" }
+
+func (r *run) copy(reflink bool) error {
+	src, info, err := r.openSource()
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	if err := r.prepareDst(); err != nil {
+		return err
+	}
+	if r.e.dryRun {
+		r.predictCopy()
+		return nil
+	}
+	if err := r.landCopy(src, info, reflink, r.e.verify); err != nil {
+		return err
+	}
+	return r.journalFinal(journal.Done, nil)
+}
+
+func (r *run) predictCopy() {
+	r.record("create %s", r.tmpName())
+	r.record("rename %s -> %s", r.tmpName(), r.op.Dst)
+}
+
+func (r *run) move() error {
+	info, err := r.lstatSource()
+	if err != nil {
+		return err
+	}
+	if err := r.prepareDst(); err != nil {
+		return err
+	}
+	if r.e.dryRun {
+		return r.predictMove(info)
+	}
+	err = r.e.fs.RenameNoReplace(r.op.Src, r.op.Dst)
+	switch {
+	case err == nil:
+		r.record("rename %s -> %s", r.op.Src, r.op.Dst)
+		r.res.Dev, r.res.Ino = fsx.DevIno(info)
+		r.e.markDirty(filepath.Dir(r.op.Src), filepath.Dir(r.op.Dst))
+		fsx.CrashPoint(r.e.fs, fsx.AfterRename)
+		return r.journalFinal(journal.Done, nil)
+	case errors.Is(err, syscall.EXDEV):
+		return r.moveAcrossDevices()
+	case errors.Is(err, fs.ErrExist):
+		return errDstExists
+	}
+	return err
+}
+
+func (r *run) predictMove(info os.FileInfo) error {
+	cross, err := r.crossDevice(info)
+	if err != nil {
+		return err
+	}
+	if !cross {
+		r.record("rename %s -> %s", r.op.Src, r.op.Dst)
+		return nil
+	}
+	r.predictCopy()
+	r.record("remove %s", r.op.Src)
+	r.res.Fallback = fallbackCrossDevice
+	return nil
+}
+
+const (
+	fallbackCrossDevice = "cross-device, copied then removed source"
+	fallbackReflink     = "reflink unsupported, copied"
+)
+
+// moveAcrossDevices copies with verification forced, makes the copy durable,
+// and only then removes the source: at no moment is the file in neither
+// place.
+func (r *run) moveAcrossDevices() error {
+	r.res.Fallback = fallbackCrossDevice
+	src, info, err := r.openSource()
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	if err := r.landCopy(src, info, false, true); err != nil {
+		return err
+	}
+	if err := r.e.fs.SyncDir(filepath.Dir(r.op.Dst)); err != nil {
+		return fmt.Errorf("copied, but could not make the copy durable, source kept: %w", err)
+	}
+	if err := r.removeSource(info); err != nil {
+		r.journalFinal(journal.Done, nil) // the copy did land; only the removal failed
+		return fmt.Errorf("copied, but source kept: %w", err)
+	}
+	return r.journalFinal(journal.Done, nil)
+}
+
+func (r *run) removeSource(copied os.FileInfo) error {
+	entry := r.entry(journal.Intent)
+	entry.Action = journal.RemoveSource
+	if err := r.appendJournal(entry); err != nil {
+		return err
+	}
+	// The path must still be the very file that was copied and verified.
+	now, err := r.e.fs.Lstat(r.op.Src)
+	if err != nil {
+		return r.journalRemoveSource(fmt.Errorf("stat source before removal: %w", err))
+	}
+	if !sameVersion(copied, now) {
+		return r.journalRemoveSource(fmt.Errorf("source %w", ErrChanged))
+	}
+	if err := r.e.fs.Remove(r.op.Src); err != nil {
+		return r.journalRemoveSource(err)
+	}
+	r.record("remove %s", r.op.Src)
+	r.e.markDirty(filepath.Dir(r.op.Src))
+	fsx.CrashPoint(r.e.fs, fsx.AfterRemoveSource)
+	return r.journalRemoveSource(nil)
+}
+
+func (r *run) journalRemoveSource(cause error) error {
+	state := journal.Done
+	if cause != nil {
+		state = journal.Failed
+	}
+	entry := r.entry(state)
+	entry.Action = journal.RemoveSource
+	if cause != nil {
+		entry.Err = cause.Error()
+	}
+	if err := r.appendJournal(entry); err != nil && cause == nil {
+		return err
+	}
+	return cause
+}
+
+func (r *run) hardlink() error {
+	info, err := r.lstatSource()
+	if err != nil {
+		return err
+	}
+	if err := r.prepareDst(); err != nil {
+		return err
+	}
+	if r.e.dryRun {
+		if cross, err := r.crossDevice(info); err != nil || cross {
+			return errors.Join(err, r.crossDeviceLinkErr(cross))
+		}
+		r.record("hardlink %s -> %s", r.op.Src, r.op.Dst)
+		return nil
+	}
+	err = r.e.fs.Link(r.op.Src, r.op.Dst)
+	switch {
+	case errors.Is(err, syscall.EXDEV):
+		return r.crossDeviceLinkErr(true)
+	case errors.Is(err, fs.ErrExist):
+		return errDstExists
+	case err != nil:
+		return err
+	}
+	r.record("hardlink %s -> %s", r.op.Src, r.op.Dst)
+	r.res.Dev, r.res.Ino = fsx.DevIno(info)
+	r.e.markDirty(filepath.Dir(r.op.Dst))
+	return r.journalFinal(journal.Done, nil)
+}
+
+func (r *run) crossDeviceLinkErr(cross bool) error {
+	if !cross {
+		return nil
+	}
+	return fmt.Errorf("cannot hardlink: %w; use copy or reflink instead", ErrCrossDevice)
+}
+
+func (r *run) symlink() error {
+	if _, err := r.lstatSource(); err != nil {
+		return err
+	}
+	target, err := filepath.Abs(r.op.Src)
+	if err != nil {
+		return fmt.Errorf("absolute source path: %w", err)
+	}
+	if err := r.prepareDst(); err != nil {
+		return err
+	}
+	if r.e.dryRun {
+		r.record("symlink %s -> %s", target, r.op.Dst)
+		return nil
+	}
+	err = r.e.fs.Symlink(target, r.op.Dst)
+	if errors.Is(err, fs.ErrExist) {
+		return errDstExists
+	} else if err != nil {
+		return err
+	}
+	r.record("symlink %s -> %s", target, r.op.Dst)
+	if link, err := r.e.fs.Lstat(r.op.Dst); err == nil {
+		r.res.Dev, r.res.Ino = fsx.DevIno(link)
+	}
+	r.e.markDirty(filepath.Dir(r.op.Dst))
+	return r.journalFinal(journal.Done, nil)
+}
+
+// prepareDst fails early when the destination is taken (the no-replace
+// rename would refuse it anyway, but only after a full copy) and creates
+// its directory.
+func (r *run) prepareDst() error {
+	if _, err := r.e.fs.Lstat(r.op.Dst); err == nil {
+		return errDstExists
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("check destination: %w", err)
+	}
+	return r.ensureDir(filepath.Dir(r.op.Dst))
+}
+
+// crossDevice predicts whether renaming or linking the source to the
+// destination would cross filesystems, from the device of the destination's
+// nearest existing ancestor.
+func (r *run) crossDevice(src os.FileInfo) (bool, error) {
+	for dir := filepath.Dir(r.op.Dst); ; dir = filepath.Dir(dir) {
+		fi, err := r.e.fs.Stat(dir)
+		if err == nil {
+			srcDev, _ := fsx.DevIno(src)
+			dstDev, _ := fsx.DevIno(fi)
+			return srcDev != dstDev, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) || dir == filepath.Dir(dir) {
+			return false, fmt.Errorf("check destination device: %w", err)
+		}
+	}
+}

@@ -1,0 +1,196 @@
+// Package transfer is the one executor of every mutation shoebox makes to a
+// filesystem. Each Op lands crash-safely (temp file, fsync, no-replace
+// rename), never overwrites, and fails whole: on any error nothing is left at
+// the destination and the source is untouched. A dry run is the same code
+// path recording the mutations instead of performing them.
+package transfer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"shoebox/internal/fsx"
+	"shoebox/internal/journal"
+)
+
+// Op is one file to bring to its destination.
+type Op struct {
+	Seq     uint64
+	Mode    Mode
+	Src     string    // source file
+	Dst     string    // final destination path; its directory may not exist yet
+	Size    int64     // as scanned
+	ModTime time.Time // as scanned; zero skips the mtime check
+}
+
+// Result reports what Do did (or, in a dry run, would do).
+type Result struct {
+	Op       Op
+	Err      error    // nil on success, else an *Error naming mode and paths
+	Fallback string   // e.g. "reflink unsupported, copied"
+	Dev, Ino uint64   // identity of what was created (zero in a dry run)
+	Actions  []string // mutations performed or predicted, temp names as "<tmp>"
+}
+
+// Options configure an Executor.
+type Options struct {
+	FS      fsx.FS // nil means fsx.OS
+	DryRun  bool
+	Verify  bool            // compare the copy with the source before it lands
+	Journal *journal.Writer // may be nil
+}
+
+// Executor performs Ops. It is safe for concurrent use.
+type Executor struct {
+	fs      fsx.FS
+	dryRun  bool
+	verify  bool
+	journal *journal.Writer
+
+	mkdirMu sync.Mutex // serialises directory creation so each is made and recorded once
+
+	mu    sync.Mutex
+	dirs  map[string]bool     // directories known to exist (or, in a dry run, planned)
+	dirty map[string]struct{} // directories whose entries changed since the last Flush
+}
+
+// New returns an Executor.
+func New(opt Options) *Executor {
+	fsys := opt.FS
+	if fsys == nil {
+		fsys = fsx.OS
+	}
+	return &Executor{
+		fs:      fsys,
+		dryRun:  opt.DryRun,
+		verify:  opt.Verify,
+		journal: opt.Journal,
+		dirs:    make(map[string]bool),
+		dirty:   make(map[string]struct{}),
+	}
+}
+
+// Do carries out op and reports the outcome.
+func (e *Executor) Do(ctx context.Context, op Op) Result {
+	r := &run{e: e, ctx: ctx, op: op, res: Result{Op: op}}
+	err := r.do()
+	if err != nil {
+		r.res.Err = &Error{Mode: op.Mode, Src: op.Src, Dst: op.Dst, Err: err}
+		r.journalFinal(journal.Failed, err)
+	}
+	return r.res
+}
+
+// Flush makes durable every directory entry created since the last Flush
+// (one fsync per directory, not per file) and then the journal. A journal
+// Done record only counts once Flush has returned nil.
+func (e *Executor) Flush() error {
+	if e.dryRun {
+		return nil
+	}
+	e.mu.Lock()
+	dirs := make([]string, 0, len(e.dirty))
+	for d := range e.dirty {
+		dirs = append(dirs, d)
+	}
+	clear(e.dirty)
+	e.mu.Unlock()
+	slices.Sort(dirs)
+
+	var errs []error
+	for _, d := range dirs {
+		// A directory removed since is no longer ours to make durable.
+		if err := e.fs.SyncDir(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("flush: sync dir %q: %w", d, err))
+		}
+	}
+	if e.journal != nil {
+		if err := e.journal.Sync(); err != nil {
+			errs = append(errs, fmt.Errorf("flush: sync journal: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// RemoveStaleTemps deletes the temp files a killed run left in dir and
+// returns how many it removed (in a dry run: how many it would remove).
+func (e *Executor) RemoveStaleTemps(dir string) (int, error) {
+	entries, err := e.fs.ReadDir(dir)
+	if err != nil {
+		return 0, fmt.Errorf("remove stale temps in %q: %w", dir, err)
+	}
+	n := 0
+	for _, ent := range entries {
+		if !isTempName(ent.Name()) || !ent.Type().IsRegular() {
+			continue
+		}
+		if !e.dryRun {
+			if err := e.fs.Remove(filepath.Join(dir, ent.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return n, fmt.Errorf("remove stale temp: %w", err)
+			}
+		}
+		n++
+	}
+	if n > 0 && !e.dryRun {
+		e.markDirty(dir)
+	}
+	return n, nil
+}
+
+func (e *Executor) markDirty(dirs ...string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, d := range dirs {
+		e.dirty[d] = struct{}{}
+	}
+}
+
+func (e *Executor) knownDir(dir string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.dirs[dir]
+}
+
+func (e *Executor) rememberDirs(dirs ...string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, d := range dirs {
+		e.dirs[d] = true
+	}
+}
+
+const tempMarker = ".shoebox-tmp-"
+
+// maxTempBase keeps ".<base>.shoebox-tmp-<16 hex>" within the usual 255-byte
+// name limit even for a destination name that is itself near the limit.
+const maxTempBase = 200
+
+func isTempName(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMarker)
+}
+
+// tempPrefix is the temp path for dst without its random suffix.
+func tempPrefix(dst string) string {
+	dir, base := filepath.Split(dst)
+	return filepath.Join(dir, "."+truncateName(base, maxTempBase)+tempMarker)
+}
+
+// truncateName cuts name to at most max bytes without splitting a UTF-8
+// sequence.
+func truncateName(name string, max int) string {
+	if len(name) <= max {
+		return name
+	}
+	cut := max
+	for cut > 0 && name[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return name[:cut]
+}
