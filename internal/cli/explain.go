@@ -78,7 +78,7 @@ func formatDate(d meta.Date) string {
 	}
 	s := d.Wall.Format("2006-01-02 15:04:05.000")
 	if d.HasOffset {
-		s += time.FixedZone("", d.Offset).Format(" -07:00")
+		s += time.Date(2000, 1, 1, 0, 0, 0, 0, time.FixedZone("", d.Offset)).Format(" -07:00")
 	}
 	return s
 }

@@ -19,9 +19,9 @@ const DefaultTemplate = "{year}/{year}-{month}-{day}/{name}{ext}"
 
 type sortFlags struct {
 	template, mode, unknown, videoTZ, report string
-	workers                                int
-	dryRun, dedup, verify, follow, hidden  bool
-	noMtime, jsonOut, quiet                bool
+	workers                                  int
+	dryRun, dedup, verify, follow, hidden    bool
+	noMtime, jsonOut, quiet                  bool
 }
 
 func (f *sortFlags) register(fs *flag.FlagSet) {
@@ -143,6 +143,8 @@ func (p *printer) event(ev pipeline.Event) {
 	switch {
 	case ev.Type == "problem":
 		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", ev.Reason)
+	case ev.Type == "warning" && !p.f.quiet:
+		fmt.Fprintf(p.env.Stderr, "shoebox: warning: %s\n", ev.Reason)
 	case ev.Outcome == pipeline.OutFailed:
 		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", ev.Reason)
 	case ev.Type == "stage" && !p.f.quiet && p.enc == nil:

@@ -56,6 +56,7 @@ type Faults struct {
 	mu    sync.Mutex
 	rules []*armedRule
 	crash func(point string)
+	calls map[string][]string // op → first path of every call, for assertions
 }
 
 type armedRule struct {
@@ -92,10 +93,22 @@ func (f *Faults) CrashPoint(point string) {
 	}
 }
 
+// Calls returns the path of every call of op so far (the old path for
+// renames and links), oldest first.
+func (f *Faults) Calls(op string) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.calls[op]...)
+}
+
 // match returns the rule that fires for this call, or nil.
 func (f *Faults) match(op string, paths ...string) *Rule {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.calls == nil {
+		f.calls = make(map[string][]string)
+	}
+	f.calls[op] = append(f.calls[op], paths[0])
 	for _, r := range f.rules {
 		if r.Op != op || !anyContains(paths, r.Path) {
 			continue

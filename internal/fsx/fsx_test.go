@@ -267,3 +267,15 @@ func TestFaultsSyncAndCrashPoint(t *testing.T) {
 		t.Errorf("crash points seen: %v", points)
 	}
 }
+
+func TestFaultsCalls(t *testing.T) {
+	dir := t.TempDir()
+	f := NewFaults(OS)
+	f.SyncDir(dir)
+	f.MkdirAll(filepath.Join(dir, "x"), 0o755)
+	f.SyncDir(filepath.Join(dir, "x"))
+	got := f.Calls("syncdir")
+	if len(got) != 2 || got[0] != dir || got[1] != filepath.Join(dir, "x") {
+		t.Errorf("Calls(syncdir) = %q", got)
+	}
+}

@@ -167,8 +167,10 @@ func (p *parse) useBox(st *bmffState, b box, inMoov bool) {
 		p.setMake(p.qtString(b))
 	case b.typ == boxMod && inMoov:
 		p.setModel(p.qtString(b))
-	case (b.typ == boxInf || b.typ == boxTAGS) && inMoov:
+	case b.typ == boxInf && inMoov:
 		st.makerHint = hintFromText(p.qtString(b), st.makerHint)
+	case b.typ == boxTAGS && inMoov: // Pentax: the make, NUL-padded, opens the box
+		p.setMake(p.in.at(b.data, int(min(b.end-b.data, 24))))
 	default:
 		if m, ok := makerAtoms[b.typ]; ok && inMoov && st.makerHint == "" {
 			st.makerHint = m

@@ -190,7 +190,7 @@ func (t *tiff) useIFD0(e entry) {
 	case tagOffset:
 		t.off = t.value(e, 16)
 	case tagExifIFD:
-		if b := t.value(e, 4); b != nil && e.count == 1 {
+		if b := t.value(e, 4); len(b) == 4 && e.count == 1 {
 			t.exifAt = int64(t.order.Uint32(b))
 		}
 	case tagDNGVersion:

@@ -15,14 +15,19 @@ var errRecord = errors.New("malformed record in the run store")
 
 type enc struct{ b []byte }
 
-func (e *enc) u(v uint64)      { e.b = binary.AppendUvarint(e.b, v) }
-func (e *enc) i(v int64)       { e.b = binary.AppendVarint(e.b, v) }
-func (e *enc) s(v string)      { e.u(uint64(len(v))); e.b = append(e.b, v...) }
-func (e *enc) t(v time.Time)   { e.i(timeNanos(v)) }
-func (e *enc) bool(v bool)     { e.u(b2u(v)) }
-func (e *enc) reset() []byte   { e.b = e.b[:0]; return e.b }
-func (e *enc) bytes() []byte   { return e.b }
-func b2u(v bool) uint64        { if v { return 1 }; return 0 }
+func (e *enc) u(v uint64)    { e.b = binary.AppendUvarint(e.b, v) }
+func (e *enc) i(v int64)     { e.b = binary.AppendVarint(e.b, v) }
+func (e *enc) s(v string)    { e.u(uint64(len(v))); e.b = append(e.b, v...) }
+func (e *enc) t(v time.Time) { e.i(timeNanos(v)) }
+func (e *enc) bool(v bool)   { e.u(b2u(v)) }
+func (e *enc) reset() []byte { e.b = e.b[:0]; return e.b }
+func (e *enc) bytes() []byte { return e.b }
+func b2u(v bool) uint64 {
+	if v {
+		return 1
+	}
+	return 0
+}
 
 type dec struct {
 	b   []byte

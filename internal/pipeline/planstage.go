@@ -17,6 +17,7 @@ import (
 	"shoebox/internal/layout"
 	"shoebox/internal/meta"
 	"shoebox/internal/plan"
+	"shoebox/internal/transfer"
 )
 
 // Plan decides every file's fate: duplicates are found first (when enabled),
@@ -81,7 +82,16 @@ func (r *Run) target(fi fileInfo) (planned, bool, error) {
 		r.ignore(fi, "not a photo or video")
 		return planned{}, false, nil
 	}
+	if fi.File.Size == 0 {
+		r.ignore(fi, "empty file (0 bytes): nothing to sort")
+		r.emit(Event{Type: "warning", Stage: "meta", Src: fi.File.Path, Reason: fmt.Sprintf("%q is empty (0 bytes): left in place", fi.File.Path)})
+		return planned{}, false, nil
+	}
 	r.sum.Media++
+	if fi.Info.Warning != "" {
+		r.emit(Event{Type: "warning", Stage: "meta", Src: fi.File.Path,
+			Reason: fmt.Sprintf("%q: %s; dated by %s", fi.File.Path, fi.Info.Warning, fi.Info.Date.Source)})
+	}
 	if dup, ok, err := r.duplicateOf(fi.Seq); err != nil || ok {
 		if ok {
 			r.sum.Duplicates++

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"shoebox/internal/journal"
 	"shoebox/internal/layout"
 	"shoebox/internal/store"
 	"shoebox/internal/transfer"
@@ -34,9 +35,9 @@ type Config struct {
 	FollowLinks bool
 	Hidden      bool
 	VideoTZ     *time.Location
-	Args        []string     // the command line, recorded in the journal
-	Events      func(Event)  // called for each planned and performed operation and each problem; may be nil
-	StoreDir    string       // where the run store lives; "" means DEST/.shoebox (a temp dir for dry runs)
+	Args        []string    // the command line, recorded in the journal
+	Events      func(Event) // called for each planned and performed operation and each problem; may be nil
+	StoreDir    string      // where the run store lives; "" means DEST/.shoebox (a temp dir for dry runs)
 }
 
 // Run is one invocation of the pipeline.
@@ -49,6 +50,7 @@ type Run struct {
 	hashes   *store.Store // persistent content index of the library; nil in dry runs
 	unlock   func() error
 	exec     *transfer.Executor
+	jw       *journal.Writer
 	sum      Summary
 	nextSeq  uint64
 	nextOp   uint64

@@ -26,21 +26,23 @@
 // # Measurements
 //
 // 100,000 empty files in 200 directories, warm cache, 2 shared cores,
-// size+mtime+inode for every file (BenchmarkWalk100k, three runs each):
+// size+mtime+inode for every file (BenchmarkWalk100k). The machine is
+// shared, so figures swing; two sessions:
 //
-//	scan.Walk, 1 worker                 585,000–595,000 files/s
-//	scan.Walk, 2 workers                549,000–578,000 files/s
-//	scan.Walk, 4 workers (default)      342,000–584,000 files/s
-//	filepath.WalkDir + DirEntry.Info    395,000–486,000 files/s
+//	                                    busy machine       quieter machine
+//	scan.Walk, 1 worker                 585,000–595,000    663,000 files/s
+//	scan.Walk, 2 workers                549,000–578,000    975,000 files/s
+//	scan.Walk, 4 workers (default)      342,000–584,000  1,075,000 files/s
+//	filepath.WalkDir + DirEntry.Info    395,000–486,000    604,000 files/s
 //	charlievieth/fastwalk v1.0.14
-//	  + DirEntry.Info + a mutex         299,000–360,000 files/s
+//	  + DirEntry.Info + a mutex         299,000–360,000    (busy only)
 //
 // fastwalk is the fastest at listing names alone, but it stats by full path
 // and calls back from many goroutines (callers would need their own
-// serialization and it queues directories without bound), and its lead
-// vanishes once every file is stat'ed. The kernel's stat work dominates
-// here, so more workers barely help on two cores; they help on cold caches
-// and network filesystems, where each directory read waits on I/O.
+// serialization, and it queues directories without bound), and its lead
+// vanishes once every file is stat'ed. Stat work in the kernel dominates;
+// extra workers pay off when cores are free and on cold caches or network
+// filesystems, where each directory read waits on I/O.
 // Hence our own walker on golang.org/x/sys/unix, with no third-party walk
 // dependency.
 //

@@ -71,6 +71,9 @@ var ErrNoSource = errors.New("no source could be read")
 // followed links, is emitted once, under its path inside a root when it has
 // one. Hard links (same dev+ino, different paths) are each emitted.
 //
+// Roots themselves are always followed when they are symlinks, like
+// find -H, since the user named them.
+//
 // When ctx is cancelled, Walk stops and returns ctx.Err().
 func Walk(ctx context.Context, roots []string, opt Options, emit func(File) error, report func(Problem)) (Stats, error) {
 	if report == nil {

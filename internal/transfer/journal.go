@@ -52,3 +52,13 @@ func (r *run) journalFinal(state journal.State, cause error) error {
 	}
 	return r.appendJournal(e)
 }
+
+func (r *run) syncJournal() error {
+	if r.e.journal == nil || r.e.dryRun {
+		return nil
+	}
+	if err := r.e.journal.Sync(); err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	return nil
+}

@@ -33,7 +33,10 @@ func (r *run) do() error {
 	if err := r.validate(); err != nil {
 		return err
 	}
-	r.tmp = tempPrefix(r.op.Dst) + fmt.Sprintf("%016x", rand.Uint64())
+	if r.op.Mode == Copy || r.op.Mode == Reflink || r.op.Mode == Move {
+		// Named before the journal Intent, so recovery knows which temp to sweep.
+		r.tmp = tempPrefix(r.op.Dst) + fmt.Sprintf("%016x", rand.Uint64())
+	}
 	if err := r.journalIntent(); err != nil {
 		return err
 	}
@@ -157,7 +160,7 @@ func (r *run) moveAcrossDevices() error {
 	if err := r.landCopy(src, info, false, true); err != nil {
 		return err
 	}
-	if err := r.e.fs.SyncDir(filepath.Dir(r.op.Dst)); err != nil {
+	if err := r.e.syncChain(filepath.Dir(r.op.Dst)); err != nil {
 		return fmt.Errorf("copied, but could not make the copy durable, source kept: %w", err)
 	}
 	if err := r.removeSource(info); err != nil {
@@ -171,6 +174,11 @@ func (r *run) removeSource(copied os.FileInfo) error {
 	entry := r.entry(journal.Intent)
 	entry.Action = journal.RemoveSource
 	if err := r.appendJournal(entry); err != nil {
+		return err
+	}
+	// This intent says the verified copy is in place; it must be durable
+	// before the source, until now the only other copy, goes.
+	if err := r.syncJournal(); err != nil {
 		return err
 	}
 	// The path must still be the very file that was copied and verified.

@@ -144,6 +144,28 @@ func (e *Executor) RemoveStaleTemps(dir string) (int, error) {
 	return n, nil
 }
 
+// syncChain makes dir's entries durable now, and with them every directory
+// above it created since the last Flush (a new directory's own entry lives
+// in its parent): what a cross-device move needs before deleting its source.
+func (e *Executor) syncChain(dir string) error {
+	for d := dir; ; d = filepath.Dir(d) {
+		if err := e.fs.SyncDir(d); err != nil {
+			return fmt.Errorf("sync dir %q: %w", d, err)
+		}
+		parent := filepath.Dir(d)
+		if parent == d || !e.isDirty(parent) {
+			return nil
+		}
+	}
+}
+
+func (e *Executor) isDirty(dir string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	_, ok := e.dirty[dir]
+	return ok
+}
+
 func (e *Executor) markDirty(dirs ...string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()

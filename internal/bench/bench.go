@@ -1,0 +1,164 @@
+// Package bench measures `shoebox sort` stage by stage on a generated tree,
+// through the same pipeline the CLI runs, and prints a Markdown table that
+// can be set beside the reference design's.
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"shoebox/internal/layout"
+	"shoebox/internal/pipeline"
+	"shoebox/internal/transfer"
+)
+
+// Config is one bench invocation.
+type Config struct {
+	Count    int
+	WorkDir  string // "" means a temp dir
+	ScanOnly bool   // stop after the plan stage
+	Keep     bool   // keep the work dir
+	Workers  int
+	Dedup    bool
+	Seed     int
+}
+
+// Row is one line of the table.
+type Row struct {
+	Files                  int
+	Scan, Meta, Plan, Copy time.Duration
+	RSSScan, RSSMeta       int64 // peak RSS (bytes) up to and including the stage
+	RSSPlan, RSSCopy       int64
+	Calibration            time.Duration // plain durable write loop for the same files, same workers
+	CopyDone               int64
+}
+
+// Run generates the tree (untimed), then times each stage.
+func Run(ctx context.Context, cfg Config, log io.Writer) (Row, error) {
+	work, cleanup, err := workDir(cfg)
+	if err != nil {
+		return Row{}, err
+	}
+	defer cleanup()
+	src, dst := filepath.Join(work, "src"), filepath.Join(work, "dst")
+	if err := ensureTree(src, cfg, log); err != nil {
+		return Row{}, err
+	}
+	os.RemoveAll(dst)
+	resetPeakRSS()
+	row := Row{Files: cfg.Count}
+	run, err := openRun(cfg, src, dst)
+	if err != nil {
+		return row, err
+	}
+	defer run.Close()
+	stages := []struct {
+		fn   func(context.Context) error
+		took *time.Duration
+		rss  *int64
+	}{{run.Scan, &row.Scan, &row.RSSScan}, {run.Meta, &row.Meta, &row.RSSMeta}, {run.Plan, &row.Plan, &row.RSSPlan}, {run.Transfer, &row.Copy, &row.RSSCopy}}
+	if cfg.ScanOnly {
+		stages = stages[:3]
+	}
+	for _, s := range stages {
+		start := time.Now()
+		if err := s.fn(ctx); err != nil {
+			return row, err
+		}
+		*s.took = time.Since(start)
+		*s.rss = peakRSS()
+	}
+	sum := run.Summary()
+	row.CopyDone = sum.Transferred
+	if sum.Failed > 0 {
+		return row, fmt.Errorf("bench: %d files failed to transfer", sum.Failed)
+	}
+	if !cfg.ScanOnly {
+		row.Calibration, err = calibrate(filepath.Join(work, "calib"), src, cfg.Count, cfg.Workers)
+	}
+	return row, err
+}
+
+func openRun(cfg Config, src, dst string) (*pipeline.Run, error) {
+	tmpl, err := layout.Parse("{year}/{year}-{month}-{day}/{name}{ext}")
+	if err != nil {
+		return nil, err
+	}
+	return pipeline.Open(pipeline.Config{
+		Sources: []string{src}, Dest: dst, Template: tmpl, Mode: transfer.Copy,
+		Workers: cfg.Workers, Dedup: cfg.Dedup, VideoTZ: time.UTC,
+	})
+}
+
+func workDir(cfg Config) (string, func(), error) {
+	if cfg.WorkDir != "" {
+		if err := os.MkdirAll(cfg.WorkDir, 0o755); err != nil {
+			return "", nil, err
+		}
+		if cfg.Keep {
+			return cfg.WorkDir, func() {}, nil
+		}
+		return cfg.WorkDir, func() { os.RemoveAll(cfg.WorkDir) }, nil
+	}
+	dir, err := os.MkdirTemp("", "shoebox-bench-")
+	if err != nil {
+		return "", nil, err
+	}
+	if cfg.Keep {
+		return dir, func() {}, nil
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
+}
+
+// ensureTree generates the source tree unless a kept one of the same
+// count and seed is already there (generation of a million files takes
+// longer than sorting them).
+func ensureTree(src string, cfg Config, log io.Writer) error {
+	stamp := filepath.Join(filepath.Dir(src), "generated")
+	want := fmt.Sprintf("%d %d\n", cfg.Count, cfg.Seed)
+	if got, err := os.ReadFile(stamp); err == nil && string(got) == want {
+		fmt.Fprintf(log, "reusing %d generated files in %s\n", cfg.Count, src)
+		return nil
+	}
+	os.RemoveAll(src)
+	start := time.Now()
+	fmt.Fprintf(log, "generating %d files in %s ...\n", cfg.Count, src)
+	if err := Generate(src, cfg.Count, cfg.Seed, 0); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "generated in %.1fs (not timed)\n", time.Since(start).Seconds())
+	return os.WriteFile(stamp, []byte(want), 0o644)
+}
+
+// resetPeakRSS clears the kernel's high-water mark so generation does not
+// count against the stages (Linux: writing 5 to clear_refs).
+func resetPeakRSS() {
+	runtime.GC()
+	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+}
+
+// peakRSS is the process's resident-set high-water mark (VmHWM), in bytes.
+func peakRSS() int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := bytes.CutPrefix(sc.Bytes(), []byte("VmHWM:")); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(string(rest)), " kB"), 10, 64)
+			return kb * 1024
+		}
+	}
+	return 0
+}

@@ -1,0 +1,86 @@
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"shoebox/internal/fixture"
+)
+
+// PerDir is how many generated files share one source directory.
+const PerDir = 500
+
+// Generate writes count small JPEGs with real EXIF under dir, PerDir to a
+// directory. Capture dates are spread over twelve years; the same seed gives
+// the same tree. Each file differs (date, subsec, a serial in the pixels'
+// comment), so none are duplicates unless dupEvery > 0, which makes every
+// dupEvery-th file a byte copy of the one before it.
+func Generate(dir string, count, seed int, dupEvery int) error {
+	jobs := make(chan int, 256)
+	errs := make(chan error, 1)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.NumCPU()*2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf bytes.Buffer
+			for i := range jobs {
+				if err := writeOne(dir, i, seed, dupEvery, &buf); err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+				}
+			}
+		}()
+	}
+	for i := 0; i < count; i++ {
+		if i%PerDir == 0 {
+			if err := os.MkdirAll(sourceDir(dir, i), 0o755); err != nil {
+				close(jobs)
+				return fmt.Errorf("generate: %w", err)
+			}
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return nil
+	}
+}
+
+func sourceDir(dir string, i int) string {
+	return filepath.Join(dir, fmt.Sprintf("DCIM%04d", i/PerDir))
+}
+
+func writeOne(dir string, i, seed, dupEvery int, buf *bytes.Buffer) error {
+	n := i
+	if dupEvery > 0 && i%dupEvery == dupEvery-1 {
+		n = i - 1 // same bytes as the previous file
+	}
+	rng := rand.New(rand.NewSource(int64(seed)*1_000_003 + int64(n)))
+	start := time.Date(2012, 1, 1, 0, 0, 0, 0, time.UTC)
+	when := start.Add(time.Duration(rng.Int63n(int64(12 * 365 * 24 * time.Hour))))
+	buf.Reset()
+	fixture.AppendJPEG(buf, fixture.EXIF{
+		When: when, SubSec: fmt.Sprintf("%03d", rng.Intn(1000)), Offset: "+00:00",
+		Camera: cameras[rng.Intn(len(cameras))], Comment: fmt.Sprintf("shoebox bench %d/%d", seed, n),
+	})
+	name := filepath.Join(sourceDir(dir, i), fmt.Sprintf("IMG_%07d.JPG", i))
+	return os.WriteFile(name, buf.Bytes(), 0o644)
+}
+
+var cameras = []fixture.Camera{
+	{Make: "Canon", Model: "Canon EOS 5D Mark III"}, {Make: "NIKON CORPORATION", Model: "NIKON D750"},
+	{Make: "Apple", Model: "iPhone 12"}, {Make: "SONY", Model: "ILCE-7M3"}, {Make: "FUJIFILM", Model: "X-T3"},
+}

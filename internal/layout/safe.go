@@ -1,0 +1,170 @@
+package layout
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+const (
+	// nameMax is NAME_MAX on every filesystem we target, in bytes.
+	nameMax = 255
+	// headroom is kept free in every name so that the planner can add a
+	// conflict suffix ("-9999") and the transfer a 24-byte temp suffix
+	// without ever crossing nameMax.
+	headroom = len("-9999") + 24
+	// maxSafe is the longest name SafeName returns.
+	maxSafe = nameMax - headroom
+	// maxExt is the longest suffix still treated as an extension worth
+	// keeping when a name is shortened; anything longer is just text.
+	maxExt = 16
+)
+
+// SafeName makes one path segment safe on FAT/exFAT/SMB/NTFS: it replaces
+// < > : " / \ | ? * and control characters with "_", replaces invalid
+// UTF-8 bytes with "_", strips trailing dots and spaces, suffixes "_" to
+// reserved device names (CON, PRN, AUX, NUL, COM0-9, LPT0-9, also with an
+// extension), never returns "", "." or "..", and shortens the stem at a
+// rune boundary, keeping the extension, so the result plus "-9999" and a
+// 24-byte temp suffix still fits in 255 bytes. SafeName is idempotent.
+func SafeName(seg string) string {
+	if isSafe(seg) {
+		return seg
+	}
+	return string(appendSafe(nil, []byte(seg)))
+}
+
+// isSafe is the fast path: most names need no change at all.
+func isSafe(s string) bool {
+	if s == "" || len(s) > maxSafe {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || forbidden(c) {
+			return false
+		}
+	}
+	return !endsBadly(s) && !reserved(s)
+}
+
+func forbidden(c byte) bool {
+	return c < 0x20 || c == 0x7f || strings.IndexByte(`<>:"/\|?*`, c) >= 0
+}
+
+func endsBadly(s string) bool {
+	c := s[len(s)-1]
+	return c == '.' || c == ' '
+}
+
+// appendSafe appends the safe form of seg to dst.
+func appendSafe(dst, seg []byte) []byte {
+	start := len(dst)
+	dst = appendCleanRunes(dst, seg)
+	dst = dst[:start+len(trimTrailing(dst[start:]))]
+	// The reserved-name "_" goes in before shortening so that the result
+	// never exceeds maxSafe and a second pass changes nothing.
+	if n := reservedLen(string(dst[start:])); n > 0 {
+		dst = append(dst, 0)
+		copy(dst[start+n+1:], dst[start+n:])
+		dst[start+n] = '_'
+	}
+	dst = dst[:start+len(shorten(dst[start:]))]
+	if len(dst) == start {
+		return append(dst, '_')
+	}
+	return dst
+}
+
+// appendCleanRunes copies seg, turning invalid UTF-8 bytes and characters
+// that Windows filesystems refuse into "_".
+func appendCleanRunes(dst, seg []byte) []byte {
+	for i := 0; i < len(seg); {
+		c := seg[i]
+		if c < utf8.RuneSelf {
+			if forbidden(c) {
+				c = '_'
+			}
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(seg[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, '_')
+		} else {
+			dst = append(dst, seg[i:i+size]...)
+		}
+		i += size
+	}
+	return dst
+}
+
+func trimTrailing(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '.' || b[len(b)-1] == ' ') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// shorten cuts name in place to maxSafe bytes, keeping a short extension
+// and never splitting a rune.
+func shorten(name []byte) []byte {
+	if len(name) <= maxSafe {
+		return name
+	}
+	ext := extOf(name)
+	stem := name[:len(name)-len(ext)]
+	keep := maxSafe - len(ext)
+	for keep > 0 && !utf8.RuneStart(stem[keep]) {
+		keep--
+	}
+	stem = trimTrailing(stem[:keep])
+	n := copy(name[len(stem):], ext)
+	return name[:len(stem)+n]
+}
+
+// extOf returns the extension worth keeping: a final ".xyz" that is short
+// and is not the whole name.
+func extOf(name []byte) []byte {
+	for i := len(name) - 1; i > 0 && len(name)-i <= maxExt; i-- {
+		if name[i] == '.' {
+			return name[i:]
+		}
+	}
+	return nil
+}
+
+// reservedLen returns the length of the reserved device name that starts
+// name ("CON" in "con.txt" or "CON .jpg"), or 0. Windows refuses these
+// names whatever follows the first dot.
+func reservedLen(name string) int {
+	base, _, _ := strings.Cut(name, ".")
+	base = strings.TrimRight(base, " ")
+	if !isReservedBase(base) {
+		return 0
+	}
+	return len(base)
+}
+
+func reserved(name string) bool { return reservedLen(name) > 0 }
+
+func isReservedBase(b string) bool {
+	switch len(b) {
+	case 3:
+		for _, r := range [...]string{"CON", "PRN", "AUX", "NUL"} {
+			if strings.EqualFold(b, r) {
+				return true
+			}
+		}
+	case 4:
+		prefix := b[:3]
+		digit := b[3]
+		return digit >= '0' && digit <= '9' && (strings.EqualFold(prefix, "COM") || strings.EqualFold(prefix, "LPT"))
+	}
+	return false
+}
+
+// WithSuffix inserts a conflict counter: ("IMG_1", ".jpg", 2) -> "IMG_1-2.jpg".
+func WithSuffix(stem, ext string, n int) string {
+	return stem + "-" + strconv.Itoa(n) + ext
+}

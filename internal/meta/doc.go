@@ -1,0 +1,80 @@
+// Package meta reads what the sorter needs from a photo or video header: the
+// kind and format of the file (from its magic bytes, the extension only as
+// a fallback), the capture date, make, model and Apple's ContentIdentifier.
+//
+// # Date precedence
+//
+// The first valid field in this order wins:
+//
+//  1. EXIF DateTimeOriginal (+SubSecTimeOriginal, +OffsetTimeOriginal); for
+//     formats without EXIF, their equivalent: CanonRaw (CRW) time stamp,
+//     AVI IDIT, Nikon AVI nctg.
+//  2. EXIF CreateDate/DateTimeDigitized (+SubSecTimeDigitized, +OffsetTimeDigitized).
+//  3. A maker's own capture date in a JPEG without EXIF dates: Reconyx
+//     maker note, Casio QVCI, Olympus "[picture info]", CIFF in APP0.
+//  4. XMP exif:DateTimeOriginal, then xmp:CreateDate, then
+//     photoshop:DateCreated (PNG "Creation Time" ranks with the last).
+//  5. IFD0 ModifyDate/DateTime (+SubSecTime, +OffsetTime).
+//  6. QuickTime Keys com.apple.quicktime.creationdate (local time with offset).
+//  7. QuickTime mvhd creation time (see below).
+//  8. A date in the file name (FilenameDate), then the mtime from the scan.
+//
+// This puts XMP ahead of IFD0 ModifyDate, against the first draft of the
+// rule: ModifyDate is when software last saved the file, and on the corpus
+// four JPEGs whose only capture date is in XMP would otherwise be dated by
+// their last edit (ExifTool reads their XMP CreateDate/DateTimeOriginal).
+//
+// Dates that cannot be real are rejected and the next field is tried: zero
+// dates, month 0 or 13, day 0 or past the month's end (Feb 30), hour 24+,
+// minute or second 60+, years before 1900 or after next year. Each rejection
+// is kept as a Candidate with its reason when Options.Explain is set.
+// SubSec is a decimal fraction: "031" is 31 ms, "91" is 910 ms.
+//
+// # QuickTime mvhd and time zones
+//
+// The standard says mvhd holds UTC, and phones (Apple, Android) write UTC;
+// such a time is converted to Options.VideoTZ (time.Local by default) and
+// the Date carries that zone's offset. Dedicated cameras (Canon, Nikon,
+// Panasonic, Sony, Fujifilm, Olympus/OM, Casio, Kodak, Pentax/Ricoh, GoPro,
+// Leica, Sigma, Minolta/Konica, Sanyo, JVC, DJI) write their local clock
+// instead, which is used as the wall clock as is, without an offset. The
+// maker is taken, first found, from: Keys make, udta ©mak, Pentax TAGS,
+// udta ©inf text (Panasonic writes "Panasonic ..."), or a maker-only udta
+// atom (CNCV/CNTH/CNMN Canon, NCDT/NCTG Nikon, PANA Panasonic, PENT Pentax,
+// QVMI Casio, MVTG Fujifilm, OLYM Olympus, FIRM/GPMF GoPro). Unknown makers
+// are treated like phones. A zero mvhd means "no date".
+//
+// # Reading only the header
+//
+// One read of 64 KiB into the Reader's reused buffer covers almost every
+// JPEG, HEIC meta box, CR3 moov and TIFF IFD. Anything beyond is read with
+// bounded ReadAt calls: at most 1 MiB per read and 8 MiB per file; a moov
+// under 256 KiB at the end of a video is fetched in one read, larger ones
+// are walked box header by box header, so mdat and sample tables are never
+// read. IFDs are capped at 512 entries and 4 visits per TIFF, boxes at 512
+// per container and depth 6, strings at 256 bytes, XMP at 1 MiB.
+//
+// # Why a hand-written TIFF/EXIF reader
+//
+// Measured on this machine (2 cores), from memory, on
+// testdata/Canon.jpg (a 2.7 KB camera JPEG):
+//
+//	github.com/bep/imagemeta v1.0.1  ~24 µs, 26 allocs (DateTimeOriginal only)
+//	this package                     ~1.9 µs, 4 allocs (all fields)
+//
+// and on a generated 1 KB EXIF JPEG: ~1 µs and 5 allocs from memory, ~4 µs
+// and 8 allocs through Reader.File (open + one read + close). Accuracy on
+// the corpus: bep agrees with ExifTool's DateTimeOriginal on 129/129 JPEG
+// and HEIC files, as does this reader; this reader also covers RAW, MOV/MP4,
+// AVI, PNG, WebP and the maker-specific dates above (166/166 dated
+// photos/videos, see TestCorpusAgreesWithExifTool). rwcarlsen/goexif (runs
+// out of memory on mutated files), dsoprea/go-exif (allocates GBs) and
+// evanoberholster/imagemeta v1.1.0 (needs Go 1.27) were rejected without
+// trial. The speed target (40,000 files/s on 2 cores, well under 20 µs
+// per parse) left no room for bep's cost, and QuickTime had to be written
+// anyway, so no dependency is used.
+//
+// Formats that are recognised but not parsed (Kind set, date from the file
+// name or mtime): MPEG-TS/AVCHD, MPEG-PS, Matroska/WebM, ASF/WMV, FLV, DV,
+// GIF, BMP, JPEG XL, Sigma X3F.
+package meta

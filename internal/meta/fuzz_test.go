@@ -1,0 +1,84 @@
+package meta
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func addTestdataSeeds(f *testing.F, add func(name string, data []byte)) {
+	paths, _ := filepath.Glob(filepath.Join("testdata", "*.*"))
+	hostile, _ := filepath.Glob(filepath.Join("testdata", "hostile", "*"))
+	for _, p := range append(paths, hostile...) {
+		data, err := os.ReadFile(p)
+		if err != nil || len(data) > 64<<10 || filepath.Ext(p) == ".json" && filepath.Base(p) == "truth.json" {
+			continue
+		}
+		add(filepath.Base(p), data)
+	}
+}
+
+var fuzzNames = []string{"a.jpg", "a.heic", "a.mov", "a.cr2", "a.png", "a.xmp", "IMG_20190704_153000.bin"}
+
+func FuzzBytes(f *testing.F) {
+	addTestdataSeeds(f, func(_ string, data []byte) { f.Add(data, uint8(0)) })
+	f.Add(sampleJPEG(1024), uint8(0))
+	f.Add(buildMOV(3e9, map[string]string{"com.apple.quicktime.creationdate": "2020-04-17T10:03:47-0600"}), uint8(2))
+	r := NewReader(Options{Explain: true, VideoTZ: time.UTC})
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		info := r.Bytes(fuzzNames[int(which)%len(fuzzNames)], data, fixedMtime)
+		if info.Date.IsZero() {
+			t.Fatalf("no date at all, even the mtime: %+v", info)
+		}
+		if len(info.Candidates) > maxCandidates {
+			t.Fatalf("%d candidates", len(info.Candidates))
+		}
+	})
+}
+
+func FuzzTIFF(f *testing.F) {
+	f.Add(buildTIFF([]exifTag{{tagMake, "Canon"}, {tagDateTime, "2020:01:02 03:04:05"}},
+		[]exifTag{{tagDTOriginal, "2019:07:04 15:30:00"}, {tagSubSecOrig, "031"}}))
+	addTestdataSeeds(f, func(name string, data []byte) {
+		if filepath.Ext(name) == ".cr2" || filepath.Ext(name) == ".nef" || filepath.Ext(name) == ".dng" {
+			f.Add(data)
+		}
+	})
+	r := NewReader(Options{Explain: true})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := r.newParse("x.tif", &input{head: data, size: int64(len(data))}, fixedMtime)
+		p.readTIFF(0, false)
+		p.readTIFF(0, true)
+		p.finish()
+	})
+}
+
+func FuzzISOBMFF(f *testing.F) {
+	f.Add(buildMOV(3e9, map[string]string{"com.apple.quicktime.creationdate": "2020-04-17T10:03:47-0600",
+		"com.apple.quicktime.content.identifier": "X"}))
+	addTestdataSeeds(f, func(name string, data []byte) {
+		switch filepath.Ext(name) {
+		case ".heic", ".HEIC", ".mov", ".MOV", ".cr3":
+			f.Add(data)
+		}
+	})
+	r := NewReader(Options{Explain: true, VideoTZ: time.UTC})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := r.newParse("x.mov", &input{head: data, size: int64(len(data))}, fixedMtime)
+		p.readBMFF()
+		p.finish()
+	})
+}
+
+func FuzzFilenameDate(f *testing.F) {
+	for _, s := range []string{"IMG_20190704_153000.jpg", "PXL_20230101_123456789.jpg", "2019-07-04 15.30.00.jpg",
+		"Screenshot_20200101-101010.png", "IMG-20200101-WA0001.jpg", "IMG_1234.JPG", "2019-07-0", "20190704_1530"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if d, ok := FilenameDate(s); ok && (d.Year() < minFilenameYear || d.Location() != time.UTC) {
+			t.Fatalf("FilenameDate(%q) = %v", s, d)
+		}
+	})
+}

@@ -1,0 +1,78 @@
+package meta
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+)
+
+const (
+	perFileDeadline = 2 * time.Second
+	perFileAllocCap = 16 << 20
+)
+
+// TestHostileFilesNoPanicHangOrBloat runs every mutated corpus file (and the
+// checked-in hostile seeds) through Reader.File under a deadline and an
+// allocation cap.
+func TestHostileFilesNoPanicHangOrBloat(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join("testdata", "hostile", "*"))
+	if dir := corpusDirOrEmpty(t); dir != "" {
+		for _, sub := range []string{"fuzzed", "hangs"} {
+			more, _ := filepath.Glob(filepath.Join(dir, sub, "*"))
+			paths = append(paths, more...)
+		}
+	}
+	if len(paths) == 0 {
+		t.Fatal("no hostile files")
+	}
+	r := NewReader(Options{Explain: true})
+	var worst uint64
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alloc := readWithDeadline(t, r, p, st)
+		if alloc > perFileAllocCap {
+			t.Errorf("%s: allocated %d bytes", p, alloc)
+		}
+		worst = max(worst, alloc)
+	}
+	t.Logf("%d hostile files, worst allocation %d bytes", len(paths), worst)
+}
+
+func corpusDirOrEmpty(t *testing.T) (dir string) {
+	t.Run("corpus", func(t *testing.T) { dir = corpusDir(t) })
+	return dir
+}
+
+func readWithDeadline(t *testing.T, r *Reader, p string, st os.FileInfo) uint64 {
+	done := make(chan uint64, 1)
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				t.Errorf("%s: panic %v", p, v)
+				done <- 0
+			}
+		}()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for _, name := range []string{p, p + ".jpg", p + ".mov"} {
+			r.File(p, st.Size(), st.ModTime())
+			if data, err := os.ReadFile(p); err == nil {
+				r.Bytes(name, data, st.ModTime())
+			}
+		}
+		runtime.ReadMemStats(&after)
+		done <- after.TotalAlloc - before.TotalAlloc - uint64(3*st.Size()) // minus our own ReadFile
+	}()
+	select {
+	case a := <-done:
+		return a
+	case <-time.After(perFileDeadline):
+		t.Fatalf("%s: no result within %v", p, perFileDeadline)
+	}
+	return 0
+}

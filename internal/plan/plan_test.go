@@ -1,0 +1,145 @@
+package plan
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// A case file describes one destination directory:
+//
+//	dir /lib/2019/2019-07-04
+//	existing IMG_1.jpg hello         (an existing file and its content)
+//	existing Thumbs dir              (a directory entry)
+//	item /src/a/IMG_1.jpg IMG_1.jpg hello   (source path, wanted name, content)
+//
+// and the golden file holds the planner's decisions, one line per item.
+func TestResolveGolden(t *testing.T) {
+	cases, err := filepath.Glob("testdata/resolve/*.case")
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no cases found: %v", err)
+	}
+	for _, c := range cases {
+		t.Run(filepath.Base(c), func(t *testing.T) {
+			dir, existing, items, content := readCase(t, c)
+			SortItems(items)
+			same := func(a, b string) bool {
+				ca, okA := content[a]
+				cb, okB := content[b]
+				return okA && okB && ca == cb
+			}
+			got := render(Resolve(dir, existing, items, same))
+			golden := strings.TrimSuffix(c, ".case") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("read golden (run with -update to create): %v", err)
+			}
+			if got != string(want) {
+				t.Errorf("plan differs from %s:\n--- got\n%s--- want\n%s", golden, got, want)
+			}
+		})
+	}
+}
+
+func readCase(t *testing.T, path string) (string, []Existing, []Item, map[string]string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var (
+		dir      string
+		existing []Existing
+		items    []Item
+		content  = map[string]string{}
+	)
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
+			continue
+		}
+		switch {
+		case fields[0] == "dir" && len(fields) == 2:
+			dir = fields[1]
+		case fields[0] == "existing" && len(fields) == 3 && fields[2] == "dir":
+			existing = append(existing, Existing{Name: fields[1], Dir: true})
+		case fields[0] == "existing" && len(fields) == 3:
+			existing = append(existing, Existing{Name: fields[1], Size: int64(len(fields[2]))})
+			content[join(dir, fields[1])] = fields[2]
+		case fields[0] == "item" && len(fields) == 4:
+			items = append(items, Item{Seq: uint64(len(items)), Src: fields[1], Name: fields[2], Size: int64(len(fields[3]))})
+			content[fields[1]] = fields[3]
+		default:
+			t.Fatalf("%s:%d: cannot read %q", path, line, sc.Text())
+		}
+	}
+	return dir, existing, items, content
+}
+
+func render(ops []Op) string {
+	var b strings.Builder
+	for _, op := range ops {
+		fmt.Fprintf(&b, "%s -> %s %s", op.Item.Src, op.Action, op.Name)
+		if op.Renamed {
+			b.WriteString(" (renamed)")
+		}
+		if op.SameAs != "" {
+			fmt.Fprintf(&b, " (same as %s)", op.SameAs)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func TestResolveNeverReusesAName(t *testing.T) {
+	var items []Item
+	for i := 0; i < 50; i++ {
+		items = append(items, Item{Seq: uint64(i), Src: fmt.Sprintf("/s/%02d/IMG.JPG", i), Name: "IMG.JPG", Size: int64(i)})
+	}
+	existing := []Existing{{Name: "img.jpg", Size: 999}, {Name: "IMG-1.JPG", Size: 998}}
+	seen := map[string]bool{"img.jpg": true, "img-1.jpg": true}
+	for _, op := range Resolve("/d", existing, items, func(a, b string) bool { return false }) {
+		key := strings.ToLower(op.Name)
+		if seen[key] {
+			t.Fatalf("name %q given twice", op.Name)
+		}
+		seen[key] = true
+		if op.Action != Transfer || !op.Renamed {
+			t.Fatalf("%s: want a renamed transfer, got %+v", op.Item.Src, op)
+		}
+	}
+}
+
+func TestKeeper(t *testing.T) {
+	d := func(s string) time.Time { v, _ := time.Parse("2006-01-02", s); return v }
+	cases := []struct {
+		name   string
+		copies []Copy
+		want   int
+	}{
+		{"library copy wins", []Copy{{Path: "/a", Wall: d("2001-01-01")}, {Path: "/lib/x", Wall: d("2019-01-01"), InLibrary: true}}, 1},
+		{"earliest date", []Copy{{Path: "/a", Wall: d("2019-01-02")}, {Path: "/b", Wall: d("2019-01-01")}}, 1},
+		{"known date beats unknown", []Copy{{Path: "/a"}, {Path: "/bbbb", Wall: d("2019-01-01")}}, 1},
+		{"shortest path", []Copy{{Path: "/backup/old/a.jpg"}, {Path: "/card/a.jpg"}}, 1},
+		{"byte order last", []Copy{{Path: "/b/a.jpg"}, {Path: "/a/a.jpg"}}, 1},
+	}
+	for _, c := range cases {
+		if got := Keeper(c.copies); got != c.want {
+			t.Errorf("%s: Keeper = %d, want %d", c.name, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+//go:build unix
+
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+)
+
+// ErrLocked means another shoebox run (or another Lock in this process)
+// holds the library's lock.
+var ErrLocked = errors.New("locked by another shoebox run")
+
+// Lock takes an exclusive advisory flock on dir/lock, creating dir if needed,
+// and records this process's pid in the file for the error a second run gets.
+// flock locks belong to the open file, so a second Lock in the same process
+// fails just like one from another process. The lock dies with the process,
+// so a crash never leaves a stale lock behind.
+func Lock(dir string) (unlock func() error, err error) {
+	path := filepath.Join(dir, "lock")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("lock %q: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("lock %q: %w", path, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		holder := readHolder(f)
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("lock %q: %w (held by %s)", path, ErrLocked, holder)
+		}
+		return nil, fmt.Errorf("lock %q: %w", path, err)
+	}
+	if err := writeHolder(f); err != nil {
+		f.Close() // closing releases the flock
+		return nil, fmt.Errorf("lock %q: %w", path, err)
+	}
+	var once sync.Once
+	var unlockErr error
+	return func() error {
+		once.Do(func() { unlockErr = release(f, path) })
+		return unlockErr
+	}, nil
+}
+
+func writeHolder(f *os.File) error {
+	if err := f.Truncate(0); err != nil {
+		return err
+	}
+	_, err := f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	return err
+}
+
+// readHolder names the pid recorded by the holder; the holder may not have
+// written it yet, hence the fallback.
+func readHolder(f *os.File) string {
+	buf := make([]byte, 32)
+	n, _ := f.ReadAt(buf, 0)
+	pid, err := strconv.Atoi(string(bytes.TrimSpace(buf[:n])))
+	if err != nil || pid <= 0 {
+		return "a process whose pid is not yet recorded"
+	}
+	return "pid " + strconv.Itoa(pid)
+}
+
+// release clears the pid (so a stale number never misleads) and unlocks.
+// The file itself stays: removing it would let two runs lock different inodes.
+func release(f *os.File, path string) error {
+	truncErr := f.Truncate(0)
+	closeErr := f.Close()
+	if err := errors.Join(truncErr, closeErr); err != nil {
+		return fmt.Errorf("unlock %q: %w", path, err)
+	}
+	return nil
+}

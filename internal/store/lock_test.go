@@ -1,0 +1,110 @@
+//go:build unix
+
+package store
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestLockExclusiveInProcess(t *testing.T) {
+	dir := t.TempDir()
+	unlock, err := Lock(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Lock(dir)
+	if !errors.Is(err, ErrLocked) {
+		t.Fatalf("second Lock: %v, want ErrLocked", err)
+	}
+	if want := fmt.Sprintf("pid %d", os.Getpid()); !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q does not name the holder (%s)", err, want)
+	}
+	if err := unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if err := unlock(); err != nil {
+		t.Fatalf("second unlock: %v", err)
+	}
+	again, err := Lock(dir)
+	if err != nil {
+		t.Fatalf("Lock after unlock: %v", err)
+	}
+	again()
+}
+
+func TestLockCreatesDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a", ".shoebox")
+	unlock, err := Lock(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if _, err := os.Stat(filepath.Join(dir, "lock")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const lockChildEnv = "SHOEBOX_STORE_LOCK_CHILD"
+
+// TestLockHelperProcess is the child of TestLockExclusiveAcrossProcesses:
+// it takes the lock, says so, and holds it until its stdin closes.
+func TestLockHelperProcess(t *testing.T) {
+	dir := os.Getenv(lockChildEnv)
+	if dir == "" {
+		t.Skip("helper process for TestLockExclusiveAcrossProcesses")
+	}
+	if _, err := Lock(dir); err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	fmt.Println("locked")
+	bufio.NewReader(os.Stdin).ReadString('\n')
+	os.Exit(0)
+}
+
+func TestLockExclusiveAcrossProcesses(t *testing.T) {
+	dir := t.TempDir()
+	child := exec.Command(os.Args[0], "-test.run=^TestLockHelperProcess$")
+	child.Env = append(os.Environ(), lockChildEnv+"="+dir)
+	stdin, err := child.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := child.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	if strings.TrimSpace(line) != "locked" {
+		stdin.Close()
+		child.Wait()
+		t.Fatalf("child did not take the lock: %q", line)
+	}
+
+	_, err = Lock(dir)
+	if !errors.Is(err, ErrLocked) {
+		t.Errorf("Lock while the child holds it: %v, want ErrLocked", err)
+	} else if want := fmt.Sprintf("pid %d", child.Process.Pid); !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q does not name the child (%s)", err, want)
+	}
+
+	stdin.Close()
+	if err := child.Wait(); err != nil {
+		t.Fatalf("child: %v", err)
+	}
+	unlock, err := Lock(dir)
+	if err != nil {
+		t.Fatalf("Lock after the child exited: %v", err)
+	}
+	unlock()
+}

@@ -1,0 +1,220 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// Options tunes a Store. The zero value is a durable store with a small cache.
+type Options struct {
+	// CacheBytes is the block cache size; 0 means defaultCacheBytes.
+	CacheBytes int64
+	// Scratch stores may lose their contents on a crash: no WAL, no fsync on
+	// commit. Use it for per-run spill data that a resumed run rebuilds.
+	Scratch bool
+}
+
+// Measured in doc.go: larger caches and memtables bought no speed for the
+// pipeline's write-then-stream pattern, only resident memory.
+const (
+	defaultCacheBytes = 4 << 20
+	memTableBytes     = 2 << 20
+	maxOpenTables     = 64
+)
+
+// Store is an ordered byte-key/byte-value map persisted in one directory.
+// Reads and DeletePrefix are safe for concurrent use; a Writer is not.
+type Store struct {
+	db    *pebble.DB
+	dir   string
+	write *pebble.WriteOptions
+}
+
+// Open opens the store in dir, creating dir and an empty store if missing.
+func Open(dir string, opt Options) (s *Store, err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("open store %q: %w", dir, err)
+	}
+	cacheBytes := opt.CacheBytes
+	if cacheBytes <= 0 {
+		cacheBytes = defaultCacheBytes
+	}
+	cache := pebble.NewCache(cacheBytes)
+	defer cache.Unref() // the DB holds its own reference
+	popts := &pebble.Options{
+		Cache:                       cache,
+		MemTableSize:                memTableBytes,
+		MemTableStopWritesThreshold: 2,
+		MaxOpenFiles:                maxOpenTables,
+		DisableWAL:                  opt.Scratch,
+		Logger:                      quietLogger{dir: dir},
+		// By default pebble answers corruption with Logger.Fatalf (an
+		// os.Exit), some of it from background goroutines. The read that hit
+		// the corruption returns an error to our caller anyway, so the
+		// events are dropped, and the background table-stats loader, whose
+		// consistency check is one such Fatalf, is off: shoebox's keyspace is
+		// small enough that compaction heuristics do not need its stats.
+		EventListener: &pebble.EventListener{
+			DataCorruption:  func(pebble.DataCorruptionInfo) {},
+			BackgroundError: func(error) {},
+		},
+		DisableTableStats: true,
+	}
+	// Pebble reports other fatal conditions through Logger.Fatalf; ours
+	// panics with a fatalError instead of exiting, and here it becomes an error.
+	defer func() {
+		if r := recover(); r != nil {
+			fe, ok := r.(fatalError)
+			if !ok {
+				panic(r)
+			}
+			s, err = nil, fmt.Errorf("open store %q: %w", dir, fe)
+		}
+	}()
+	db, err := pebble.Open(dir, popts)
+	if err != nil {
+		return nil, fmt.Errorf("open store %q: %w", dir, err)
+	}
+	write := pebble.Sync
+	if opt.Scratch {
+		write = pebble.NoSync
+	}
+	return &Store{db: db, dir: dir, write: write}, nil
+}
+
+// Close flushes nothing pending in Writers (call Writer.Flush first) and
+// releases the store.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close store %q: %w", s.dir, err)
+	}
+	return nil
+}
+
+// Get returns a copy of the value stored under key.
+func (s *Store) Get(key []byte) (val []byte, ok bool, err error) {
+	v, closer, err := s.db.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("get %q from store %q: %w", key, s.dir, err)
+	}
+	val = append([]byte{}, v...)
+	if err := closer.Close(); err != nil {
+		return nil, false, fmt.Errorf("get %q from store %q: %w", key, s.dir, err)
+	}
+	return val, true, nil
+}
+
+// Scan calls fn for every key starting with prefix, in byte order.
+// key and val are valid only during fn; an error from fn stops the scan and
+// is returned as is.
+func (s *Store) Scan(prefix []byte, fn func(key, val []byte) error) error {
+	return s.ScanRange(prefix, prefixEnd(prefix), fn)
+}
+
+// ScanRange calls fn for every key in [start, end), in byte order. A nil start
+// means from the first key, a nil end means through the last key.
+func (s *Store) ScanRange(start, end []byte, fn func(key, val []byte) error) error {
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: start, UpperBound: end})
+	if err != nil {
+		return fmt.Errorf("scan store %q: %w", s.dir, err)
+	}
+	fnErr, readErr := iterate(it, fn)
+	readErr = errors.Join(readErr, it.Close())
+	if fnErr != nil {
+		return fnErr
+	}
+	if readErr != nil {
+		return fmt.Errorf("scan store %q: %w", s.dir, readErr)
+	}
+	return nil
+}
+
+// iterate keeps fn's error (returned to the caller as is) apart from the
+// store's own read errors (which get wrapped with the store's path).
+func iterate(it *pebble.Iterator, fn func(key, val []byte) error) (fnErr, readErr error) {
+	for valid := it.First(); valid; valid = it.Next() {
+		val, err := it.ValueAndErr()
+		if err != nil {
+			return nil, err
+		}
+		if err := fn(it.Key(), val); err != nil {
+			return err, nil
+		}
+	}
+	return nil, it.Error()
+}
+
+// DeletePrefix removes every key starting with prefix, as one range
+// tombstone (constant time, whatever the number of keys).
+func (s *Store) DeletePrefix(prefix []byte) error {
+	end := prefixEnd(prefix)
+	if end == nil {
+		return s.deleteFrom(prefix)
+	}
+	if err := s.db.DeleteRange(prefix, end, s.write); err != nil {
+		return fmt.Errorf("delete prefix %q in store %q: %w", prefix, s.dir, err)
+	}
+	return nil
+}
+
+// deleteFrom handles prefixes with no upper bound ("" or all 0xff bytes):
+// the range ends at the current last key, which is then deleted by itself.
+func (s *Store) deleteFrom(start []byte) error {
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: start})
+	if err != nil {
+		return fmt.Errorf("delete prefix %q in store %q: %w", start, s.dir, err)
+	}
+	var last []byte
+	if it.Last() {
+		last = append([]byte{}, it.Key()...)
+	}
+	if err := it.Close(); err != nil {
+		return fmt.Errorf("delete prefix %q in store %q: %w", start, s.dir, err)
+	}
+	if last == nil {
+		return nil
+	}
+	b := s.db.NewBatch()
+	defer b.Close()
+	_ = b.DeleteRange(start, last, nil) // batch ops only fail on a closed batch
+	_ = b.Delete(last, nil)
+	if err := b.Commit(s.write); err != nil {
+		return fmt.Errorf("delete prefix %q in store %q: %w", start, s.dir, err)
+	}
+	return nil
+}
+
+// prefixEnd returns the smallest key greater than every key with prefix, or
+// nil when there is none (prefix empty or all 0xff).
+func prefixEnd(prefix []byte) []byte {
+	for i := len(prefix) - 1; i >= 0; i-- {
+		if prefix[i] != 0xff {
+			end := append([]byte{}, prefix[:i+1]...)
+			end[i]++
+			return end
+		}
+	}
+	return nil
+}
+
+// quietLogger keeps pebble's routine chatter off the user's terminal.
+// Fatalf panics rather than exiting: Open recovers it into an error, and
+// anywhere else the crash names the store instead of vanishing with exit 1.
+type quietLogger struct{ dir string }
+
+func (quietLogger) Infof(string, ...any)  {}
+func (quietLogger) Errorf(string, ...any) {}
+func (l quietLogger) Fatalf(format string, args ...any) {
+	panic(fatalError{dir: l.dir, msg: fmt.Sprintf(format, args...)})
+}
+
+// fatalError is what pebble would have exited the process with.
+type fatalError struct{ dir, msg string }
+
+func (e fatalError) Error() string { return fmt.Sprintf("store %q is unusable: %s", e.dir, e.msg) }
