@@ -4,40 +4,14 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"shoebox/internal/fixture"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 )
 
-// corpusDir finds the shared sample corpus: $SHOEBOX_CORPUS, or
-// <repo root>/../shared/corpus. It skips the test when absent.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	if d := os.Getenv("SHOEBOX_CORPUS"); d != "" {
-		return requireDir(t, d)
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatalf("getwd: %v", err)
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return requireDir(t, filepath.Join(dir, "..", "shared", "corpus"))
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("corpus: no go.mod above the test directory")
-		}
-	}
-}
-
-func requireDir(t testing.TB, d string) string {
-	t.Helper()
-	if st, err := os.Stat(d); err != nil || !st.IsDir() {
-		t.Skipf("corpus not found at %s (set SHOEBOX_CORPUS)", d)
-	}
-	return d
-}
+func corpusDir(t testing.TB) string { return fixture.CorpusDir(t) }
 
 type truthEntry map[string]any
 

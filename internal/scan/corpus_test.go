@@ -2,38 +2,16 @@ package scan
 
 import (
 	"io/fs"
-	"os"
 	"path/filepath"
+	"shoebox/internal/fixture"
 	"testing"
 )
-
-// corpusDir finds the shared sample corpus: $SHOEBOX_CORPUS, or
-// <repo root>/../shared/corpus where the repo root holds go.mod.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	if dir := os.Getenv("SHOEBOX_CORPUS"); dir != "" {
-		return dir
-	}
-	wd, err := os.Getwd()
-	must(t, err)
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "corpus")
-		}
-		if filepath.Dir(dir) == dir {
-			return ""
-		}
-	}
-}
 
 // TestWalkCorpus walks the real sample corpus and checks that scan finds
 // exactly the non-hidden regular files filepath.WalkDir finds, with the
 // same sizes.
 func TestWalkCorpus(t *testing.T) {
-	dir := corpusDir(t)
-	if _, err := os.Stat(dir); dir == "" || err != nil {
-		t.Skipf("sample corpus not found at %q (set SHOEBOX_CORPUS): %v", dir, err)
-	}
+	dir := fixture.CorpusDir(t)
 	want := map[string]int64{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
