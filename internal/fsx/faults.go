@@ -234,6 +234,13 @@ func (f *Faults) SyncDir(dir string) error {
 	return f.base.SyncDir(dir)
 }
 
+func (f *Faults) SyncFS(path string) error {
+	if err := f.fail("syncfs", path); err != nil {
+		return err
+	}
+	return f.base.SyncFS(path)
+}
+
 func (f *Faults) Clone(dst, src File) error {
 	if err := f.linkFail("clone", src.Name(), dst.Name()); err != nil {
 		return err

@@ -46,6 +46,10 @@ type FS interface {
 	// SyncDir makes the directory entries of dir durable. Filesystems that
 	// cannot fsync a directory (ENOTSUP, EINVAL) are tolerated.
 	SyncDir(dir string) error
+	// SyncFS makes everything written to the filesystem holding path durable
+	// (Linux syncfs): one call instead of one fsync per directory when a
+	// batch touched many directories.
+	SyncFS(path string) error
 	// Clone makes dst share src's extents (FICLONE). Filesystems without
 	// reflinks return an error wrapping errors.ErrUnsupported.
 	Clone(dst, src File) error
@@ -135,6 +139,18 @@ func (osFS) SyncDir(dir string) error {
 	}
 	if closeErr != nil {
 		return fmt.Errorf("close dir %q: %w", dir, closeErr)
+	}
+	return nil
+}
+
+func (osFS) SyncFS(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := unix.Syncfs(int(f.Fd())); err != nil {
+		return &os.PathError{Op: "syncfs", Path: path, Err: err}
 	}
 	return nil
 }
