@@ -195,17 +195,17 @@ func (r *Run) recordDuplicates(members []member, size int64, w opWriter) error {
 // sumOf hashes a member, reusing the library index where it is current.
 func (r *Run) sumOf(m member, size int64) (digest.Sum, error) {
 	if !m.copy.InLibrary || r.hashes == nil {
-		sum, _, err := digest.File(fsx.OS, m.copy.Path)
+		sum, _, err := digest.File(r.cfg.FS, m.copy.Path)
 		return sum, err
 	}
-	sum, _, err := cachedSum(r.hashes, m.copy.Path, size, m.mod)
+	sum, _, err := cachedSum(r.cfg.FS, r.hashes, m.copy.Path, size, m.mod)
 	return sum, err
 }
 
 // cachedSum returns the hash of a library file from the index while its size
 // and mtime are unchanged, else hashes it and updates the index. fresh says
 // whether the file had to be read.
-func cachedSum(idx *store.Store, path string, size, mod int64) (sum digest.Sum, fresh bool, err error) {
+func cachedSum(fsys fsx.FS, idx *store.Store, path string, size, mod int64) (sum digest.Sum, fresh bool, err error) {
 	key := append([]byte("h/"), path...)
 	if v, ok, err := idx.Get(key); err == nil && ok {
 		d := dec{b: v}
@@ -215,7 +215,7 @@ func cachedSum(idx *store.Store, path string, size, mod int64) (sum digest.Sum, 
 			return sum, false, nil
 		}
 	}
-	if sum, _, err = digest.File(fsx.OS, path); err != nil {
+	if sum, _, err = digest.File(fsys, path); err != nil {
 		return sum, true, err
 	}
 	var e enc

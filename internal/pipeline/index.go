@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"shoebox/internal/fsx"
 	"shoebox/internal/scan"
 	"shoebox/internal/store"
 )
@@ -48,7 +49,7 @@ func Index(ctx context.Context, dest string, workers int, events func(Event)) (I
 	}
 	emit := func(f scan.File) error {
 		st.Files++
-		_, fresh, err := cachedSum(idx, f.Path, f.Size, timeNanos(f.ModTime))
+		_, fresh, err := cachedSum(fsx.OS, idx, f.Path, f.Size, timeNanos(f.ModTime))
 		switch {
 		case err != nil:
 			st.Failed++

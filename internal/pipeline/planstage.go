@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"shoebox/internal/digest"
-	"shoebox/internal/fsx"
 	"shoebox/internal/layout"
 	"shoebox/internal/meta"
 	"shoebox/internal/plan"
@@ -198,7 +197,7 @@ func (r *Run) resolveDir(dir string, batch []planned, w opWriter) error {
 		items[i] = plan.Item{Seq: uint64(i), Src: p.Src, Size: p.Size, Name: p.Name}
 	}
 	var e enc
-	for _, op := range plan.Resolve(full, existing, items, sameContent) {
+	for _, op := range plan.Resolve(full, existing, items, r.sameContent) {
 		p := batch[op.Item.Seq]
 		dst := filepath.Join(full, op.Name)
 		if op.Action == plan.SkipIdentical {
@@ -250,8 +249,8 @@ func (r *Run) listDir(dir string) ([]plan.Existing, error) {
 
 // sameContent compares two files byte for byte; any error means "different"
 // (a rename is harmless, a false "identical" would drop a photo).
-func sameContent(a, b string) bool {
-	eq, err := digest.Equal(fsx.OS, a, b)
+func (r *Run) sameContent(a, b string) bool {
+	eq, err := digest.Equal(r.cfg.FS, a, b)
 	return err == nil && eq
 }
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"shoebox/internal/fsx"
 	"shoebox/internal/journal"
 	"shoebox/internal/layout"
 	"shoebox/internal/store"
@@ -38,6 +39,7 @@ type Config struct {
 	Args        []string    // the command line, recorded in the journal
 	Events      func(Event) // called for each planned and performed operation and each problem; may be nil
 	StoreDir    string      // where the run store lives; "" means DEST/.shoebox (a temp dir for dry runs)
+	FS          fsx.FS      // every transfer and content comparison goes through this seam; nil = fsx.OS (tests inject faults)
 }
 
 // Run is one invocation of the pipeline.
@@ -69,6 +71,9 @@ func Open(cfg Config) (*Run, error) {
 	}
 	if r.cfg.Workers <= 0 {
 		r.cfg.Workers = 4
+	}
+	if r.cfg.FS == nil {
+		r.cfg.FS = fsx.OS
 	}
 	if r.cfg.UnknownDir == "" {
 		r.cfg.UnknownDir = "unknown"

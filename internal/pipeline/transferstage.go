@@ -150,7 +150,7 @@ func pick(dry bool, ifDry, ifReal Outcome) Outcome {
 
 // openExecutor starts the journal (real runs only) and the executor.
 func (r *Run) openExecutor() error {
-	opt := transfer.Options{DryRun: r.cfg.DryRun, Verify: r.cfg.Verify}
+	opt := transfer.Options{FS: r.cfg.FS, DryRun: r.cfg.DryRun, Verify: r.cfg.Verify}
 	if !r.cfg.DryRun {
 		if err := os.MkdirAll(r.dest, 0o755); err != nil {
 			return fmt.Errorf("create destination %q: %w", r.dest, err)
@@ -192,7 +192,7 @@ func (r *Run) removeStaleTemps(dir string) {
 // plan stage's clean-up when the transfer stage has not started yet.
 func (r *Run) executor() *transfer.Executor {
 	if r.exec == nil {
-		return transfer.New(transfer.Options{DryRun: r.cfg.DryRun})
+		return transfer.New(transfer.Options{FS: r.cfg.FS, DryRun: r.cfg.DryRun})
 	}
 	return r.exec
 }
