@@ -137,7 +137,7 @@ func newPrinter(env Env, f sortFlags) *printer {
 func (p *printer) event(ev pipeline.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.enc != nil && ev.Type != "stage" {
+	if p.enc != nil && ev.Type != "stage" && ev.Type != "progress" {
 		_ = p.enc.Encode(ev)
 	}
 	switch {

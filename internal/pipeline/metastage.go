@@ -71,6 +71,7 @@ func (r *Run) writeInfos(done <-chan fileInfo) (int64, error) {
 	var err error
 	for fi := range done {
 		n++
+		r.progress("meta", n, r.sum.Scanned)
 		if err != nil {
 			continue // drain so the workers can finish
 		}

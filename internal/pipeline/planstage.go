@@ -169,6 +169,7 @@ func (r *Run) resolveDirs(ctx context.Context) (int64, error) {
 			dir = p.Dir
 		}
 		batch = append(batch, p)
+		r.progress("plan", n+int64(len(batch)), r.sum.Media)
 		return nil
 	})
 	if err == nil {

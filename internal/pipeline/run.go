@@ -58,6 +58,8 @@ type Run struct {
 	nextOp   uint64
 	runID    string
 	journalP string
+
+	lastProgress time.Time
 }
 
 // StateDir is where shoebox keeps its state inside a library.

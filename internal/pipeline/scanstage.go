@@ -17,6 +17,7 @@ func (r *Run) Scan(ctx context.Context) error {
 	var e enc
 	emit := func(f scan.File) error {
 		r.nextSeq++
+		r.progress("scan", int64(r.nextSeq), 0)
 		e.reset()
 		putFile(&e, f)
 		if err := w.Put(seqKey(keyFile, r.nextSeq), e.bytes()); err != nil {

@@ -22,7 +22,7 @@ const (
 
 // Event is one line of machine output: an operation planned or performed, or a problem.
 type Event struct {
-	Type       string    `json:"type"`              // "op", "warning", "problem", "stage"
+	Type       string    `json:"type"`              // "op", "warning", "problem", "stage", "progress"
 	Outcome    Outcome   `json:"outcome,omitempty"` // for "op"
 	Action     string    `json:"action,omitempty"`  // copy, move, hardlink, symlink, reflink
 	Src        string    `json:"src,omitempty"`
@@ -34,7 +34,8 @@ type Event struct {
 	DateTag    string    `json:"date_tag,omitempty"`
 	Reason     string    `json:"reason,omitempty"` // failures, ignored files, problems, fallbacks
 	Stage      string    `json:"stage,omitempty"`  // for "stage" and "problem"
-	Count      int64     `json:"count,omitempty"`  // for "stage": files handled by the stage
+	Count      int64     `json:"count,omitempty"`  // for "stage" and "progress": files handled by the stage so far
+	Total      int64     `json:"total,omitempty"`  // for "progress": files the stage will handle, 0 when unknown
 	Elapsed    float64   `json:"elapsed_s,omitempty"`
 	Time       time.Time `json:"-"`
 }

@@ -101,6 +101,7 @@ func (r *Run) collect(results <-chan opResult) (int64, error) {
 	var err error
 	for res := range results {
 		n++
+		r.progress("transfer", n, int64(r.nextOp))
 		r.account(res)
 		if n%flushEvery == 0 && err == nil {
 			err = r.exec.Flush()
