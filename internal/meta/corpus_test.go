@@ -1,83 +1,18 @@
 package meta
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"shoebox/internal/fixture"
-	"sort"
-	"strings"
 	"testing"
 	"time"
 )
 
 func corpusDir(t testing.TB) string { return fixture.CorpusDir(t) }
 
-type truthEntry map[string]any
+type truthEntry = fixture.Truth
 
-func loadTruth(t testing.TB, path string) []truthEntry {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read truth: %v", err)
-	}
-	var entries []truthEntry
-	if err := json.Unmarshal(data, &entries); err != nil {
-		t.Fatalf("parse truth %s: %v", path, err)
-	}
-	return entries
-}
-
-func (e truthEntry) str(key string) string {
-	switch v := e[key].(type) {
-	case string:
-		return v
-	case float64:
-		return strings.TrimSuffix(strings.TrimRight(strings.TrimRight(jsonNumber(v), "0"), "."), ".")
-	}
-	return ""
-}
-
-func jsonNumber(v float64) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-// truthDate picks ExifTool's capture date the way the brief orders them.
-func (e truthEntry) truthDate() (tag, value string) {
-	if v := e.str("ExifIFD:DateTimeOriginal"); v != "" {
-		return "ExifIFD:DateTimeOriginal", v
-	}
-	for _, k := range sortedKeys(e) {
-		if strings.HasSuffix(k, ":DateTimeOriginal") && !strings.HasPrefix(k, "Composite:") {
-			if v := e.str(k); v != "" {
-				return k, v
-			}
-		}
-	}
-	for _, k := range []string{"ExifIFD:CreateDate", "Keys:CreationDate", "QuickTime:CreateDate"} {
-		if v := e.str(k); v != "" {
-			return k, v
-		}
-	}
-	for _, k := range sortedKeys(e) {
-		if strings.HasSuffix(k, ":CreateDate") && !strings.HasPrefix(k, "Composite:") {
-			if v := e.str(k); v != "" {
-				return k, v
-			}
-		}
-	}
-	return "", ""
-}
-
-func sortedKeys(e truthEntry) []string {
-	keys := make([]string, 0, len(e))
-	for k := range e {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func loadTruth(t testing.TB, path string) []truthEntry { return fixture.LoadTruth(t, path) }
 
 // Truth dates we cannot read, by ExifTool group, with the reason.
 var unreadableTruth = map[string]string{
@@ -104,7 +39,7 @@ func TestCorpusAgreesWithExifTool(t *testing.T) {
 	perFormat := map[string][2]int{}
 	var misses []corpusMiss
 	for _, e := range entries {
-		rel := e.str("SourceFile")
+		rel := e.Str("SourceFile")
 		path := filepath.Join(dir, rel)
 		st, err := os.Stat(path)
 		if err != nil {
@@ -115,7 +50,7 @@ func TestCorpusAgreesWithExifTool(t *testing.T) {
 		if info.Kind != KindPhoto && info.Kind != KindVideo {
 			continue
 		}
-		tag, want := e.truthDate()
+		tag, want := e.CaptureDate()
 		if tag == "" {
 			continue
 		}

@@ -35,7 +35,7 @@ func TestTestdataAgreesWithExifTool(t *testing.T) {
 	}
 	r := NewReader(Options{VideoTZ: time.UTC, Explain: true})
 	for _, e := range entries {
-		name := e.str("SourceFile")
+		name := e.Str("SourceFile")
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join("testdata", name)
 			st, err := os.Stat(path)
@@ -61,7 +61,7 @@ func checkFormat(t *testing.T, name string, info Info) {
 }
 
 func checkDate(t *testing.T, e truthEntry, info Info) {
-	tag, want := e.truthDate()
+	tag, want := e.CaptureDate()
 	if tag == "" {
 		if info.Date.Source != SourceModTime && info.Date.Source != SourceFilename && info.Date.Source != SourceXMP {
 			t.Errorf("no date in truth, but we found %s %v", info.Date.Tag, info.Date.Wall)
@@ -73,12 +73,12 @@ func checkDate(t *testing.T, e truthEntry, info Info) {
 		t.Errorf("date = %s (%s), exiftool %s = %s; candidates %+v", got, info.Date.Tag, tag, want, info.Candidates)
 	}
 	if tag == tagDTO {
-		if sub := e.str("ExifIFD:SubSecTimeOriginal"); sub != "" {
+		if sub := e.Str("ExifIFD:SubSecTimeOriginal"); sub != "" {
 			if ns, _ := parseSubSec([]byte(sub)); info.Date.Wall.Nanosecond() != ns {
 				t.Errorf("subsec = %d ns, exiftool %q", info.Date.Wall.Nanosecond(), sub)
 			}
 		}
-		if off := e.str("ExifIFD:OffsetTimeOriginal"); off != "" {
+		if off := e.Str("ExifIFD:OffsetTimeOriginal"); off != "" {
 			want, _, _ := parseOffset([]byte(off))
 			if !info.Date.HasOffset || info.Date.Offset != want {
 				t.Errorf("offset = %d (%v), exiftool %q", info.Date.Offset, info.Date.HasOffset, off)
@@ -88,15 +88,15 @@ func checkDate(t *testing.T, e truthEntry, info Info) {
 }
 
 func checkMakeModel(t *testing.T, e truthEntry, info Info) {
-	for _, k := range sortedKeys(e) {
+	for k := range e {
 		if strings.HasPrefix(k, "XMP") {
 			continue
 		}
-		if strings.HasSuffix(k, ":Make") && info.Make != strings.TrimSpace(e.str(k)) {
-			t.Errorf("make = %q, exiftool %s = %q", info.Make, k, e.str(k))
+		if strings.HasSuffix(k, ":Make") && info.Make != strings.TrimSpace(e.Str(k)) {
+			t.Errorf("make = %q, exiftool %s = %q", info.Make, k, e.Str(k))
 		}
-		if strings.HasSuffix(k, ":Model") && info.Model != strings.TrimSpace(e.str(k)) {
-			t.Errorf("model = %q, exiftool %s = %q", info.Model, k, e.str(k))
+		if strings.HasSuffix(k, ":Model") && info.Model != strings.TrimSpace(e.Str(k)) {
+			t.Errorf("model = %q, exiftool %s = %q", info.Model, k, e.Str(k))
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"shoebox/internal/journal"
+	"shoebox/internal/meta"
 	"shoebox/internal/store"
 	"shoebox/internal/transfer"
 )
@@ -138,6 +139,9 @@ func (r *Run) account(x opResult) {
 	r.sum.Sources[o.Source.String()]++
 	if o.Unknown {
 		r.sum.UnknownDate++
+	}
+	if o.Source == meta.SourceModTime {
+		r.sum.ModTimeOnly++
 	}
 	r.emit(ev)
 }
