@@ -1,6 +1,7 @@
 package meta
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
@@ -63,6 +64,9 @@ type parse struct {
 	bestAt  [numRanks]int // index into info.Candidates when explaining
 	ext     string        // lower-case extension without the dot
 	isDNG   bool          // IFD0 carries DNGVersion
+	// rejected is the first date field that was not a usable date, kept so
+	// that a fallback to the file name or mtime can say why.
+	rejected string
 }
 
 func (r *Reader) newParse(name string, in *input, mtime time.Time) *parse {
@@ -105,6 +109,9 @@ func (p *parse) offer(rk rank, d Date, raw []byte) {
 
 // reject records a field whose text is not a usable date.
 func (p *parse) reject(tag string, src Source, raw []byte, reason string) {
+	if p.rejected == "" {
+		p.rejected = fmt.Sprintf("%s %q is not a usable date (%s)", tag, cleanString(raw), reason)
+	}
 	p.explain(Date{Source: src, Tag: tag}, raw, reason)
 }
 
@@ -147,6 +154,9 @@ func (p *parse) finish() Info {
 			p.markUsed(p.bestAt[rk])
 			return p.info
 		}
+	}
+	if p.rejected != "" {
+		p.warn(p.rejected)
 	}
 	if t, ok := FilenameDate(filepath.Base(p.name)); ok {
 		p.info.Date = Date{Wall: t, Source: SourceFilename, Tag: tagFilename}

@@ -45,6 +45,9 @@ func TestCorpusLandsInExifToolsDateFolder(t *testing.T) {
 			continue
 		}
 		ext := strings.ToLower(filepath.Ext(src))
+		if ext == ".xmp" || ext == ".aae" || ext == ".json" {
+			continue // a sidecar files under its photo's date, whatever its own says
+		}
 		wantDir := strings.ReplaceAll(want[:4]+"/"+want[:10], ":", "-")
 		gotDir := filepath.ToSlash(filepath.Dir(rel(dst, dstPath)))
 		c := perExt[ext]

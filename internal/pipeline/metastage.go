@@ -77,7 +77,9 @@ func (r *Run) writeInfos(done <-chan fileInfo) (int64, error) {
 		}
 		e.reset()
 		putInfo(&e, fi)
-		err = w.Put(seqKey(keyInfo, fi.Seq), e.bytes())
+		if err = w.Put(seqKey(keyInfo, fi.Seq), e.bytes()); err == nil {
+			err = w.Put(groupKey(fi), nil)
+		}
 	}
 	if ferr := w.Flush(); err == nil {
 		err = ferr

@@ -16,6 +16,7 @@ import (
 	"shoebox/internal/layout"
 	"shoebox/internal/meta"
 	"shoebox/internal/plan"
+	"shoebox/internal/store"
 	"shoebox/internal/transfer"
 )
 
@@ -37,68 +38,139 @@ func (r *Run) Plan(ctx context.Context) error {
 	return err
 }
 
-// planTargets expands the template for every photo and video and records it
-// under a key that sorts by destination directory.
+// planTargets walks the files group by group (one source folder and stem
+// at a time), decides who leads each group and who travels with it, expands
+// the template for the leaders and records them under a key that sorts by
+// destination directory.
 func (r *Run) planTargets(ctx context.Context) error {
 	w := r.st.Writer(writeBatch)
-	var e enc
-	err := r.st.Scan(keyInfo, func(k, v []byte) error {
+	var (
+		prefix  []byte
+		members []fileInfo
+	)
+	flush := func() error {
+		err := r.planGroup(members, w)
+		members = members[:0]
+		return err
+	}
+	err := r.st.Scan(keyGroup, func(k, _ []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		d := dec{b: v}
-		fi := getInfo(0, &d)
-		if d.err != nil {
-			return d.err
+		n := groupPrefixLen(k)
+		if n < len(keyGroup) {
+			return errRecord
 		}
-		fi.Seq = seqFromKey(k, keyInfo)
-		p, ok, err := r.target(fi)
-		if err != nil || !ok {
+		if !bytes.Equal(k[:n], prefix) {
+			if err := flush(); err != nil {
+				return err
+			}
+			prefix = append(prefix[:0], k[:n]...)
+		}
+		fi, err := r.info(store.Uint64(k[n:]))
+		if err != nil {
 			return err
 		}
-		e.reset()
-		putPlanned(&e, p)
-		return w.Put(destKey(p), e.bytes())
+		members = append(members, fi)
+		return nil
 	})
+	if err == nil {
+		err = flush()
+	}
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
 	if err != nil {
 		return fmt.Errorf("plan targets: %w", err)
 	}
+	return r.st.DeletePrefix(keyGroup)
+}
+
+// info reads one file's record from the meta stage.
+func (r *Run) info(seq uint64) (fileInfo, error) {
+	v, ok, err := r.st.Get(seqKey(keyInfo, seq))
+	if err != nil {
+		return fileInfo{}, err
+	}
+	if !ok {
+		return fileInfo{}, errRecord
+	}
+	d := dec{b: v}
+	fi := getInfo(seq, &d)
+	return fi, d.err
+}
+
+// planGroup plans one group of files that share a folder and a stem.
+func (r *Run) planGroup(members []fileInfo, w opWriter) error {
+	var kept []fileInfo
+	for _, m := range members {
+		ok, err := r.admit(m)
+		if err != nil {
+			return err
+		}
+		if ok {
+			kept = append(kept, m)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	g := arrange(kept)
+	for _, o := range g.orphans {
+		r.ignore(o, "sidecar without its photo or video in the same folder: left in place")
+	}
+	if g.primary.File.Path == "" {
+		return nil
+	}
+	if err := r.putTarget(g.primary, g.companions, w); err != nil {
+		return err
+	}
+	for _, s := range g.singles {
+		if err := r.putTarget(s, nil, w); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
-// target returns where fi should go, or ok=false when it is not transferred
-// at all (not media, or a duplicate), after counting and reporting it.
-func (r *Run) target(fi fileInfo) (planned, bool, error) {
+func (r *Run) putTarget(fi fileInfo, companions []fileInfo, w opWriter) error {
+	p := r.placement(fi)
+	for _, c := range companions {
+		p.Companions = append(p.Companions, companion{Src: c.File.Path, Size: c.File.Size, ModTime: c.File.ModTime, Suffix: suffixAfterStem(c.File.Path)})
+	}
+	var e enc
+	putPlanned(&e, p)
+	return w.Put(destKey(p), e.bytes())
+}
+
+// admit counts and reports a file, and says whether it takes part in
+// planning: photos, videos and sidecars do; other files, empty files and
+// duplicates do not.
+func (r *Run) admit(fi fileInfo) (bool, error) {
 	switch fi.Info.Kind {
 	case meta.KindPhoto, meta.KindVideo:
 	case meta.KindSidecar:
-		r.ignore(fi, "sidecar file: left in place")
-		return planned{}, false, nil
+		return fi.File.Size > 0, nil
 	default:
 		r.ignore(fi, "not a photo or video")
-		return planned{}, false, nil
+		return false, nil
 	}
 	if fi.File.Size == 0 {
 		r.ignore(fi, "empty file (0 bytes): nothing to sort")
 		r.emit(Event{Type: "warning", Stage: "meta", Src: fi.File.Path, Reason: fmt.Sprintf("%q is empty (0 bytes): left in place", fi.File.Path)})
-		return planned{}, false, nil
+		return false, nil
 	}
 	r.sum.Media++
 	if fi.Info.Warning != "" {
 		r.emit(Event{Type: "warning", Stage: "meta", Src: fi.File.Path,
 			Reason: fmt.Sprintf("%q: %s; dated by %s", fi.File.Path, fi.Info.Warning, fi.Info.Date.Source)})
 	}
-	if dup, ok, err := r.duplicateOf(fi.Seq); err != nil || ok {
-		if ok {
-			r.sum.Duplicates++
-			r.emit(r.opEvent(fi, OutDuplicate, "", dup.Path, "same content as "+dup.Path))
-		}
-		return planned{}, false, err
+	dup, ok, err := r.duplicateOf(fi.Seq)
+	if ok {
+		r.sum.Duplicates++
+		r.emit(r.opEvent(fi, OutDuplicate, "", dup.Path, "same content as "+dup.Path))
 	}
-	return r.placement(fi), true, nil
+	return !ok, err
 }
 
 func (r *Run) ignore(fi fileInfo, why string) {
@@ -196,24 +268,38 @@ func (r *Run) resolveDir(dir string, batch []planned, w opWriter) error {
 	items := make([]plan.Item, len(batch))
 	for i, p := range batch {
 		items[i] = plan.Item{Seq: uint64(i), Src: p.Src, Size: p.Size, Name: p.Name}
+		for _, c := range p.Companions {
+			items[i].Companions = append(items[i].Companions, plan.Companion{Src: c.Src, Size: c.Size, Suffix: c.Suffix})
+		}
 	}
-	var e enc
 	for _, op := range plan.Resolve(full, existing, items, r.sameContent) {
 		p := batch[op.Item.Seq]
-		dst := filepath.Join(full, op.Name)
-		if op.Action == plan.SkipIdentical {
-			r.sum.Identical++
-			r.emit(Event{Type: "op", Outcome: OutIdentical, Src: p.Src, Dst: dst, SameAs: filepath.Join(full, op.SameAs), Size: p.Size, DateSource: p.Source.String()})
-			continue
-		}
-		r.nextOp++
-		e.reset()
-		putOp(&e, opRecord{planned: p, Dst: dst, Renamed: op.Renamed})
-		if err := w.Put(seqKey(keyOp, r.nextOp), e.bytes()); err != nil {
+		if err := r.putOp(full, p, op.Action, op.Name, op.Renamed, w); err != nil {
 			return err
+		}
+		for i, c := range op.Companions {
+			cp := p
+			cp.Src, cp.Size, cp.ModTime, cp.Companions = c.Src, c.Size, p.Companions[i].ModTime, nil
+			if err := r.putOp(full, cp, c.Action, c.Name, op.Renamed, w); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// putOp records a transfer for the transfer stage, or reports a skip.
+func (r *Run) putOp(dir string, p planned, action plan.Action, name string, renamed bool, w opWriter) error {
+	dst := filepath.Join(dir, name)
+	if action == plan.SkipIdentical {
+		r.sum.Identical++
+		r.emit(Event{Type: "op", Outcome: OutIdentical, Src: p.Src, Dst: dst, SameAs: dst, Size: p.Size, DateSource: p.Source.String()})
+		return nil
+	}
+	r.nextOp++
+	var e enc
+	putOp(&e, opRecord{planned: p, Dst: dst, Renamed: renamed})
+	return w.Put(seqKey(keyOp, r.nextOp), e.bytes())
 }
 
 // listDir reads one destination directory, once. Leftover temp files of a

@@ -18,6 +18,7 @@ var (
 	keyDup  = []byte("u/") // u/<seq>                  duplicate: what it duplicates
 	keyDest = []byte("d/") // d/<dir>\0<fold>\0<src>   planned file, sorted by target dir
 	keyOp   = []byte("o/") // o/<n>                    operation to perform, in target-dir order
+	// keyGroup (g/) is declared in group.go
 )
 
 func seqKey(prefix []byte, seq uint64) []byte {
@@ -100,6 +101,16 @@ type planned struct {
 	Year    int // capture year, 0 when unknown
 	Unknown bool
 	Source  meta.Source
+	// Companions travel under this file's stem (sidecars, the other half of a pair).
+	Companions []companion
+}
+
+// companion is a file that follows its group's primary.
+type companion struct {
+	Src     string
+	Size    int64
+	ModTime time.Time
+	Suffix  string
 }
 
 func putPlanned(e *enc, p planned) {
@@ -112,9 +123,28 @@ func putPlanned(e *enc, p planned) {
 	e.i(int64(p.Year))
 	e.bool(p.Unknown)
 	e.u(uint64(p.Source))
+	e.u(uint64(len(p.Companions)))
+	for _, c := range p.Companions {
+		e.s(c.Src)
+		e.i(c.Size)
+		e.t(c.ModTime)
+		e.s(c.Suffix)
+	}
 }
 
 func getPlanned(d *dec) planned {
-	return planned{Seq: d.u(), Src: d.s(), Size: d.i(), ModTime: d.t(), Dir: d.s(), Name: d.s(),
+	p := planned{Seq: d.u(), Src: d.s(), Size: d.i(), ModTime: d.t(), Dir: d.s(), Name: d.s(),
 		Year: int(d.i()), Unknown: d.bool(), Source: meta.Source(d.u())}
+	n := d.u()
+	if n > maxCompanions {
+		d.fail()
+		return p
+	}
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		p.Companions = append(p.Companions, companion{Src: d.s(), Size: d.i(), ModTime: d.t(), Suffix: d.s()})
+	}
+	return p
 }
+
+// maxCompanions bounds a group read back from the store.
+const maxCompanions = 1 << 16

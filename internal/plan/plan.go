@@ -20,12 +20,31 @@ import (
 	"shoebox/internal/layout"
 )
 
-// Item is a source file headed for one destination directory.
+// Item is a source file headed for one destination directory, with the
+// files that must travel with it under the same stem.
 type Item struct {
-	Seq  uint64 // identity in the run, stable across the plan
-	Src  string // source path
-	Size int64
-	Name string // wanted file name from the template, already made safe
+	Seq        uint64 // identity in the run, stable across the plan
+	Src        string // source path
+	Size       int64
+	Name       string // wanted file name from the template, already made safe
+	Companions []Companion
+}
+
+// Companion is a file that keeps its photo's name: a sidecar (XMP, AAE,
+// THM, Takeout JSON), the JPEG of a RAW+JPEG pair, the video of a Live
+// Photo. Whatever name the photo gets, the companion gets the same stem
+// followed by its Suffix, so a conflict rename never separates them.
+type Companion struct {
+	Src    string
+	Size   int64
+	Suffix string // what follows the shared stem: ".xmp", ".CR2.xmp", ".MOV"
+}
+
+// CompanionOp is the decision for one companion.
+type CompanionOp struct {
+	Companion
+	Action Action
+	Name   string
 }
 
 // Existing is an entry already present in the destination directory.
@@ -57,6 +76,8 @@ type Op struct {
 	Name    string // final name (== Item.Name unless Renamed)
 	Renamed bool   // the wanted name was taken by a different file
 	SameAs  string // SkipIdentical: the name of the identical file, in the same directory
+	// Companions, in Item order, share the item's stem (and its counter).
+	Companions []CompanionOp
 }
 
 // Same reports whether the source file src has the same bytes as other,
@@ -85,6 +106,11 @@ func Resolve(dirPath string, existing []Existing, items []Item, same Same) []Op 
 		if op.Action == Transfer {
 			taken[layout.FoldKey(op.Name)] = claim{name: op.Name, size: it.Size, path: it.Src}
 		}
+		for _, c := range op.Companions {
+			if c.Action == Transfer {
+				taken[layout.FoldKey(c.Name)] = claim{name: c.Name, size: c.Size, path: c.Src}
+			}
+		}
 		ops = append(ops, op)
 	}
 	return ops
@@ -98,22 +124,58 @@ type claim struct {
 	blocked bool
 }
 
+// resolveOne finds the first counter at which the item and every companion
+// are each either free or already there byte for byte.
 func resolveOne(it Item, taken map[string]claim, same Same) Op {
 	stem, ext := splitExt(it.Name)
 	for n := 0; n <= MaxSuffix; n++ {
-		name := it.Name
-		if n > 0 {
-			name = layout.WithSuffix(stem, ext, n)
-		}
-		c, busy := taken[layout.FoldKey(name)]
-		if !busy {
-			return Op{Item: it, Action: Transfer, Name: name, Renamed: n > 0}
-		}
-		if !c.blocked && c.size == it.Size && same(it.Src, c.path) {
-			return Op{Item: it, Action: SkipIdentical, Name: c.name, SameAs: c.name}
+		if op, ok := tryCounter(it, stem, ext, n, taken, same); ok {
+			return op
 		}
 	}
-	return Op{Item: it, Action: Transfer, Name: layout.WithSuffix(stem, ext, lastResortSuffix(it, taken)), Renamed: true}
+	n := lastResortSuffix(it, taken)
+	op, _ := tryCounter(it, stem, ext, n, taken, func(string, string) bool { return false })
+	return op
+}
+
+func tryCounter(it Item, stem, ext string, n int, taken map[string]claim, same Same) (Op, bool) {
+	name, nstem := it.Name, stem
+	if n > 0 {
+		name, nstem = layout.WithSuffix(stem, ext, n), layout.WithSuffix(stem, "", n)
+	}
+	action, sameAs, ok := fits(name, it.Src, it.Size, taken, same)
+	if !ok {
+		return Op{}, false
+	}
+	op := Op{Item: it, Action: action, Name: name, Renamed: n > 0, SameAs: sameAs}
+	if action == SkipIdentical {
+		op.Name = sameAs
+	}
+	for _, c := range it.Companions {
+		cname := layout.SafeName(nstem + c.Suffix)
+		caction, csame, ok := fits(cname, c.Src, c.Size, taken, same)
+		if !ok {
+			return Op{}, false
+		}
+		if caction == SkipIdentical {
+			cname = csame
+		}
+		op.Companions = append(op.Companions, CompanionOp{Companion: c, Action: caction, Name: cname})
+	}
+	return op, true
+}
+
+// fits says whether src may take name: free (Transfer) or holding the same
+// bytes already (SkipIdentical, with the name as found).
+func fits(name, src string, size int64, taken map[string]claim, same Same) (Action, string, bool) {
+	c, busy := taken[layout.FoldKey(name)]
+	if !busy {
+		return Transfer, "", true
+	}
+	if !c.blocked && c.size == size && same(src, c.path) {
+		return SkipIdentical, c.name, true
+	}
+	return Transfer, "", false
 }
 
 // lastResortSuffix finds a free counter above MaxSuffix; reached only when a

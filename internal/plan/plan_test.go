@@ -19,6 +19,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 //	existing IMG_1.jpg hello         (an existing file and its content)
 //	existing Thumbs dir              (a directory entry)
 //	item /src/a/IMG_1.jpg IMG_1.jpg hello   (source path, wanted name, content)
+//	companion /src/a/IMG_1.xmp .xmp edits   (travels with the item above: suffix, content)
 //
 // and the golden file holds the planner's decisions, one line per item.
 func TestResolveGolden(t *testing.T) {
@@ -80,6 +81,10 @@ func readCase(t *testing.T, path string) (string, []Existing, []Item, map[string
 		case fields[0] == "existing" && len(fields) == 3:
 			existing = append(existing, Existing{Name: fields[1], Size: int64(len(fields[2]))})
 			content[join(dir, fields[1])] = fields[2]
+		case fields[0] == "companion" && len(fields) == 4 && len(items) > 0:
+			last := &items[len(items)-1]
+			last.Companions = append(last.Companions, Companion{Src: fields[1], Suffix: fields[2], Size: int64(len(fields[3]))})
+			content[fields[1]] = fields[3]
 		case fields[0] == "item" && len(fields) == 4:
 			items = append(items, Item{Seq: uint64(len(items)), Src: fields[1], Name: fields[2], Size: int64(len(fields[3]))})
 			content[fields[1]] = fields[3]
@@ -101,6 +106,9 @@ func render(ops []Op) string {
 			fmt.Fprintf(&b, " (same as %s)", op.SameAs)
 		}
 		b.WriteByte('\n')
+		for _, c := range op.Companions {
+			fmt.Fprintf(&b, "  + %s -> %s %s\n", c.Src, c.Action, c.Name)
+		}
 	}
 	return b.String()
 }

@@ -228,7 +228,7 @@ func (r *run) lstatSource() (os.FileInfo, error) {
 
 func sourceErr(err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("source missing: %w", err)
+		return fmt.Errorf("source missing (it vanished after the scan): %w", err)
 	}
 	return fmt.Errorf("open source: %w", err)
 }

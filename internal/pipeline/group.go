@@ -1,0 +1,170 @@
+package pipeline
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"shoebox/internal/layout"
+	"shoebox/internal/meta"
+)
+
+// Files that belong together share a source folder and a stem: IMG_1.CR2
+// with IMG_1.JPG and IMG_1.CR2.xmp, a Live Photo's IMG_2.HEIC with
+// IMG_2.MOV, a Takeout photo with IMG_3.jpg.json. The meta stage records
+// each file under g/<folder>\0<folded stem>\0<seq>, so the plan stage meets
+// a group's members one after another and never holds more than one group.
+
+var keyGroup = []byte("g/") // g/<dir>\0<fold(stem)>\0<seq>
+
+func groupKey(fi fileInfo) []byte {
+	dir, base := filepath.Split(fi.File.Path)
+	k := append([]byte(nil), keyGroup...)
+	k = append(k, dir...)
+	k = append(k, 0)
+	k = append(k, layout.FoldKey(groupStem(base))...)
+	k = append(k, 0)
+	return seqKey(k, fi.Seq)
+}
+
+// groupPrefixLen is the length of a group key without its seq.
+func groupPrefixLen(k []byte) int { return len(k) - 8 }
+
+// sidecarSuffixes are endings that follow a media file's full name.
+var sidecarSuffixes = []string{".supplemental-metadata.json", ".json", ".xmp", ".aae", ".thm"}
+
+// groupStem is the part of a name a file's companions share: "IMG_1" for
+// IMG_1.CR2, IMG_1.xmp, IMG_1.CR2.xmp and IMG_1.jpg.supplemental-metadata.json.
+func groupStem(base string) string {
+	lower := strings.ToLower(base)
+	for _, suf := range sidecarSuffixes {
+		if strings.HasSuffix(lower, suf) && len(base) > len(suf) {
+			inner := base[:len(base)-len(suf)]
+			if ext := filepath.Ext(inner); ext != "" && ext != inner && isMediaExt(ext) {
+				return inner[:len(inner)-len(ext)]
+			}
+			return inner
+		}
+	}
+	stem, _ := splitName(base)
+	return stem
+}
+
+func isMediaExt(ext string) bool {
+	switch strings.ToLower(ext) {
+	case ".jpg", ".jpeg", ".heic", ".heif", ".avif", ".png", ".webp", ".tif", ".tiff", ".dng",
+		".cr2", ".cr3", ".crw", ".nef", ".nrw", ".arw", ".srf", ".sr2", ".raf", ".orf", ".rw2", ".pef", ".srw",
+		".mov", ".mp4", ".m4v", ".3gp", ".avi", ".mts", ".m2ts", ".gif":
+		return true
+	}
+	return false
+}
+
+// pairWindow is how far apart two media files with one stem may have been
+// captured and still be one shot (RAW+JPEG, a Live Photo's still and video).
+const pairWindow = 2 * time.Minute
+
+// groupPlan is how one group is handled.
+type groupPlan struct {
+	primary    fileInfo
+	companions []fileInfo // travel with primary under its stem
+	singles    []fileInfo // media of the same stem that are separate shots
+	orphans    []fileInfo // sidecars with no photo to follow
+}
+
+// arrange picks the group's primary and decides who travels with it.
+func arrange(members []fileInfo) groupPlan {
+	var media, sidecars []fileInfo
+	for _, m := range members {
+		switch m.Info.Kind {
+		case meta.KindPhoto, meta.KindVideo:
+			media = append(media, m)
+		case meta.KindSidecar:
+			sidecars = append(sidecars, m)
+		}
+	}
+	if len(media) == 0 {
+		return groupPlan{orphans: sidecars}
+	}
+	sort.SliceStable(media, func(i, j int) bool { return primaryRank(media[i]) < primaryRank(media[j]) })
+	g := groupPlan{primary: media[0], companions: sidecars}
+	for _, m := range media[1:] {
+		if sameShot(g.primary, m) {
+			g.companions = append(g.companions, m)
+		} else {
+			g.singles = append(g.singles, m)
+		}
+	}
+	g.borrowDate()
+	return g
+}
+
+// primaryRank orders candidates to lead a group: a date read from the file
+// before a guessed one (the group files under the leader's date), then a
+// RAW before its JPEG (the original), a photo before a video, then the name.
+func primaryRank(f fileInfo) string {
+	dated := "1"
+	if fromHeader(f.Info.Date) {
+		dated = "0"
+	}
+	kind := "2"
+	if f.Info.Kind == meta.KindPhoto {
+		kind = "1"
+		if isRaw(f.Info.Format) {
+			kind = "0"
+		}
+	}
+	return dated + kind + filepath.Base(f.File.Path)
+}
+
+// borrowDate gives an undated leader the date its companions carry: an
+// old camera's AVI or MPG has no date, its THM thumbnail has EXIF; a
+// Takeout photo stripped of EXIF has its time in the JSON sidecar.
+func (g *groupPlan) borrowDate() {
+	if fromHeader(g.primary.Info.Date) {
+		return
+	}
+	for _, c := range g.companions {
+		if fromHeader(c.Info.Date) {
+			d := c.Info.Date
+			d.Tag = filepath.Base(c.File.Path) + " " + d.Tag
+			g.primary.Info.Date = d
+			return
+		}
+	}
+}
+
+func isRaw(format string) bool {
+	switch format {
+	case "cr2", "cr3", "crw", "nef", "arw", "dng", "raf", "orf", "rw2", "pef", "srw", "mrw", "kdc", "x3f":
+		return true
+	}
+	return false
+}
+
+// sameShot reports whether two media files of one stem are one capture.
+func sameShot(a, b fileInfo) bool {
+	if a.Info.ContentID != "" && a.Info.ContentID == b.Info.ContentID {
+		return true
+	}
+	if !fromHeader(a.Info.Date) || !fromHeader(b.Info.Date) {
+		return true // one has no date of its own: it takes its partner's
+	}
+	d := a.Info.Date.Wall.Sub(b.Info.Date.Wall)
+	return d < pairWindow && d > -pairWindow
+}
+
+func fromHeader(d meta.Date) bool {
+	switch d.Source {
+	case meta.SourceEXIF, meta.SourceQuickTime, meta.SourceXMP, meta.SourceSidecar:
+		return true
+	}
+	return false
+}
+
+// suffixAfterStem is what follows the shared stem in a companion's name.
+func suffixAfterStem(path string) string {
+	base := filepath.Base(path)
+	return base[len(groupStem(base)):]
+}

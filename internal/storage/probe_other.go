@@ -1,0 +1,17 @@
+//go:build !linux
+
+package storage
+
+import (
+	"fmt"
+	"os"
+)
+
+// Probe tells what kind of storage path is on. Outside Linux there is no
+// mountinfo or sysfs to read, so every existing path is Unknown.
+func Probe(path string) (Info, error) {
+	if _, err := os.Stat(path); err != nil && !os.IsNotExist(err) {
+		return Info{}, fmt.Errorf("probe storage of %q: %w", path, err)
+	}
+	return Info{Kind: Unknown, Reason: "storage is probed on Linux only"}, nil
+}
