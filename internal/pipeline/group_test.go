@@ -1,0 +1,77 @@
+package pipeline
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"shoebox/internal/fixture"
+)
+
+func TestSidecarsKeepTheirPhotosNameThroughARename(t *testing.T) {
+	root := t.TempDir()
+	src, dst := filepath.Join(root, "card"), filepath.Join(root, "lib")
+	xmp := []byte(`<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="5"/></rdf:RDF></x:xmpmeta>`)
+	tree(t, src, map[string][]byte{
+		"IMG_1.JPG":      photo(2019, 7, 4, 15, "new"),
+		"IMG_1.xmp":      xmp,
+		"IMG_1.JPG.json": []byte(`{"title":"IMG_1.JPG","photoTakenTime":{"timestamp":"1562252400"}}`),
+		"lonely.xmp":     xmp,
+	})
+	// Another photo already holds the name: the whole group must move to -1.
+	tree(t, dst, map[string][]byte{"2019/2019-07-04/IMG_1.JPG": photo(2019, 7, 4, 15, "someone else")})
+	sum, _ := sortTree(t, []string{src}, dst, func(c *Config) { c.Dedup = false })
+	got := snapshot(t, dst)
+	for _, want := range []string{"2019/2019-07-04/IMG_1-1.JPG", "2019/2019-07-04/IMG_1-1.xmp", "2019/2019-07-04/IMG_1-1.JPG.json"} {
+		if _, ok := got[want]; !ok {
+			t.Errorf("missing %s; library = %v", want, keys(got))
+		}
+	}
+	if len(got) != 4 {
+		t.Errorf("library = %v; the lonely sidecar must stay behind", keys(got))
+	}
+	if _, err := os.Stat(filepath.Join(src, "lonely.xmp")); err != nil || sum.Ignored != 1 {
+		t.Errorf("lonely.xmp should be left in place and counted as ignored (ignored=%d): %v", sum.Ignored, err)
+	}
+}
+
+func TestLivePhotoStillAndVideoLandSideBySide(t *testing.T) {
+	corpus := fixture.CorpusDir(t)
+	root := t.TempDir()
+	src, dst := filepath.Join(root, "card"), filepath.Join(root, "lib")
+	// A real iPhone still and a real iPhone video, captured five seconds
+	// apart, named as a Live Photo pair is: they must stay together even
+	// though the video's own date is read from a different header.
+	still, err := os.ReadFile(filepath.Join(corpus, "digicam/Apple/iPhone XR/IMG_3580.JPG"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	video, err := os.ReadFile(filepath.Join(corpus, "digicam/Apple/iPhone XR/IMG_3589.mov"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree(t, src, map[string][]byte{"IMG_3580.JPG": still, "IMG_3580.MOV": video})
+	sortTree(t, []string{src}, dst)
+	got := snapshot(t, dst)
+	for _, want := range []string{"2020/2020-04-17/IMG_3580.JPG", "2020/2020-04-17/IMG_3580.MOV"} {
+		if _, ok := got[want]; !ok {
+			t.Errorf("missing %s; library = %v", want, keys(got))
+		}
+	}
+}
+
+func TestSameStemDifferentShotsStayApart(t *testing.T) {
+	root := t.TempDir()
+	src, dst := filepath.Join(root, "card"), filepath.Join(root, "lib")
+	// A camera whose counter wrapped: one stem, two days.
+	tree(t, src, map[string][]byte{"a/IMG_0001.JPG": photo(2019, 1, 1, 10, "x")})
+	tree(t, src, map[string][]byte{"a/IMG_0001.jpeg": photo(2020, 6, 6, 10, "y")})
+	sortTree(t, []string{src}, dst)
+	got := snapshot(t, dst)
+	if _, ok := got["2019/2019-01-01/IMG_0001.JPG"]; !ok {
+		t.Errorf("library = %v", keys(got))
+	}
+	if _, ok := got["2020/2020-06-06/IMG_0001.jpeg"]; !ok {
+		t.Errorf("library = %v", keys(got))
+	}
+}

@@ -1,0 +1,237 @@
+package report
+
+import (
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"shoebox/internal/meta"
+	"shoebox/internal/pipeline"
+)
+
+// Run describes the run the report is about.
+type Run struct {
+	Dest     string   // absolute library folder
+	Sources  []string // as given
+	Command  string   // the command line, for the reader to re-run
+	DryRun   bool
+	Started  time.Time
+	Finished time.Time
+	Stopped  string // why the run stopped before the end; "" when it finished
+}
+
+// stat is one number of the totals table.
+type stat struct {
+	ID, Label string
+	N         int64
+	Tone      string // "", "good", "warn", "bad": how the number reads
+}
+
+// section is a capped list as the page shows it.
+type section[T any] struct {
+	Items []T
+	Total int64
+	More  int64
+}
+
+func sectionOf[T any](c *capped[T]) section[T] {
+	return section[T]{Items: c.items, Total: c.total, More: c.More()}
+}
+
+// node is one folder of the destination tree.
+type node struct {
+	Name     string
+	Path     string
+	Count    int64 // files in it and below
+	Files    []string
+	More     int64 // files directly in it whose names were not kept
+	Children []*node
+}
+
+// pair is two byte-identical files, the skipped one and the kept one.
+type pair struct {
+	Skipped, Kept         string
+	SkippedImg, KeptImg   template.URL // data: URIs, "" when there is no EXIF thumbnail
+	HasThumbs             bool
+}
+
+// page is everything the template shows.
+type page struct {
+	Run
+	Title       string
+	Generated   string
+	Totals      []stat
+	Bytes       string
+	Years       template.HTML
+	Months      template.HTML
+	PlacedTotal int64
+	Tree        []*node
+	OtherFiles  int64
+	Renames     section[Move]
+	Identical   section[Move]
+	Duplicates  section[Move]
+	Pairs       []pair
+	NoDate      section[Move]
+	Failures    section[Trouble]
+	Unreadable  section[Trouble]
+	Warnings    section[string]
+}
+
+// view turns what was collected into the page; it reads the thumbnails of
+// the first ThumbPairs duplicate pairs and nothing else from disk.
+func (c *Collector) view(run Run, sum pipeline.Summary) page {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := page{
+		Run:         run,
+		Title:       title(run),
+		Generated:   run.Finished.Format("Monday 2 January 2006, 15:04"),
+		Totals:      totals(sum),
+		Bytes:       humanBytes(sum.Bytes),
+		Years:       yearChart(c.months),
+		Months:      monthChart(c.months),
+		PlacedTotal: c.placed,
+		Tree:        buildTree(c.dirs),
+		OtherFiles:  c.otherFiles,
+		Renames:     sectionOf(&c.renames),
+		Identical:   sectionOf(&c.identical),
+		Duplicates:  sectionOf(&c.duplicates),
+		NoDate:      sectionOf(&c.noDate),
+		Failures:    sectionOf(&c.failures),
+		Unreadable:  sectionOf(&c.unreadable),
+		Warnings:    sectionOf(&c.warnings),
+	}
+	p.Pairs = c.pairs()
+	return p
+}
+
+func title(run Run) string {
+	if run.DryRun {
+		return "Plan for " + run.Dest
+	}
+	return "Sorted into " + run.Dest
+}
+
+func totals(s pipeline.Summary) []stat {
+	verb := "transferred"
+	if s.DryRun {
+		verb = "would transfer"
+	}
+	return []stat{
+		{"scanned", "files scanned", s.Scanned, ""},
+		{"media", "photos and videos", s.Media, ""},
+		{"transferred", verb, s.Transferred - s.Renamed, "good"},
+		{"renamed", verb + " under a new name", s.Renamed, tone(s.Renamed, "warn")},
+		{"identical", "already in the library", s.Identical, ""},
+		{"duplicates", "duplicates skipped", s.Duplicates, ""},
+		{"unknown_date", "no date (→ unknown)", s.UnknownDate, tone(s.UnknownDate, "warn")},
+		{"dated_by_mtime", "dated by file time", s.ModTimeOnly, tone(s.ModTimeOnly, "warn")},
+		{"ignored", "not media, left alone", s.Ignored, ""},
+		{"failed", "failed", s.Failed, tone(s.Failed, "bad")},
+		{"problems", "unreadable paths", s.Problems, tone(s.Problems, "bad")},
+	}
+}
+
+func tone(n int64, t string) string {
+	if n == 0 {
+		return ""
+	}
+	return t
+}
+
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+// buildTree nests the destination folders by path segment.
+func buildTree(dirs map[string]*folder) []*node {
+	root := &node{}
+	index := map[string]*node{"": root}
+	paths := make([]string, 0, len(dirs))
+	for d := range dirs {
+		paths = append(paths, d)
+	}
+	sort.Strings(paths)
+	for _, d := range paths {
+		f := dirs[d]
+		key := d
+		if key == "." {
+			key = ""
+		}
+		n := nodeAt(index, key)
+		n.Files = append(n.Files, f.names...)
+		n.More += f.count - int64(len(f.names))
+		for up := n; up != nil; up = index[parentOf(up.Path)] {
+			up.Count += f.count
+			if up == root {
+				break
+			}
+		}
+	}
+	if len(root.Files) > 0 || root.More > 0 {
+		root.Name = "(top of the library)"
+		return append([]*node{{Name: root.Name, Count: int64(len(root.Files)) + root.More, Files: root.Files, More: root.More}}, root.Children...)
+	}
+	return root.Children
+}
+
+// nodeAt finds or makes the node for a slash path, with its parents.
+func nodeAt(index map[string]*node, path string) *node {
+	if n, ok := index[path]; ok {
+		return n
+	}
+	parent := nodeAt(index, parentOf(path))
+	n := &node{Name: path[strings.LastIndexByte(path, '/')+1:], Path: path}
+	parent.Children = append(parent.Children, n)
+	index[path] = n
+	return n
+}
+
+func parentOf(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		return path[:i]
+	}
+	return ""
+}
+
+// pairs loads the EXIF thumbnails of the first duplicate pairs. The kept
+// copy is read where this run put it when it moved, else where it was.
+func (c *Collector) pairs() []pair {
+	n := min(len(c.duplicates.items), ThumbPairs)
+	out := make([]pair, 0, n)
+	for _, d := range c.duplicates.items[:n] {
+		kept := d.Dst
+		if moved := c.keptAt[d.Dst]; moved != "" {
+			if _, err := os.Stat(kept); err != nil {
+				kept = moved
+			}
+		}
+		p := pair{Skipped: d.Src, Kept: d.Dst, SkippedImg: thumbURI(d.Src), KeptImg: thumbURI(kept)}
+		p.HasThumbs = p.SkippedImg != "" || p.KeptImg != ""
+		out = append(out, p)
+	}
+	return out
+}
+
+// thumbURI is the file's EXIF thumbnail as a data: URI, "" when it has none.
+// The bytes were checked to start a JPEG, so the URI is safe to inline.
+func thumbURI(path string) template.URL {
+	b, err := meta.Thumbnail(path)
+	if err != nil || b == nil {
+		return ""
+	}
+	return template.URL("data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(b))
+}
