@@ -5,7 +5,8 @@ import (
 	"strconv"
 )
 
-// ParseArgs reads `<count> [work-dir] [--scan-only] [--keep] [--workers N] [--dedup on|off]`.
+// ParseArgs reads `<count> [work-dir] [--scan-only] [--keep] [--workers N] [--dedup on|off]`
+// (and, for profiling the stages, `--cpuprofile FILE`).
 func ParseArgs(args []string) (Config, error) {
 	cfg := Config{Workers: 4, Seed: 1}
 	var positional []string
@@ -15,7 +16,7 @@ func ParseArgs(args []string) (Config, error) {
 			cfg.ScanOnly = true
 		case "--keep":
 			cfg.Keep = true
-		case "--workers", "--dedup", "--seed":
+		case "--workers", "--dedup", "--seed", "--cpuprofile":
 			if i+1 >= len(args) {
 				return cfg, fmt.Errorf("%s needs a value", a)
 			}
@@ -55,6 +56,8 @@ func setValue(cfg *Config, flag, v string) error {
 			return fmt.Errorf("--seed %q: want a number", v)
 		}
 		cfg.Seed = n
+	case "--cpuprofile":
+		cfg.CPUProfile = v
 	case "--dedup":
 		switch v {
 		case "on":

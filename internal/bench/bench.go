@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +31,8 @@ type Config struct {
 	Workers  int
 	Dedup    bool
 	Seed     int
+	// CPUProfile, when set, records a CPU profile of the timed stages there.
+	CPUProfile string
 }
 
 // Row is one line of the table.
@@ -69,6 +72,11 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (Row, error) {
 	if cfg.ScanOnly {
 		stages = stages[:3]
 	}
+	stop, err := startProfile(cfg.CPUProfile)
+	if err != nil {
+		return row, err
+	}
+	defer stop()
 	for _, s := range stages {
 		start := time.Now()
 		if err := s.fn(ctx); err != nil {
@@ -137,6 +145,21 @@ func ensureTree(src string, cfg Config, log io.Writer) error {
 	}
 	fmt.Fprintf(log, "generated in %.1fs (not timed)\n", time.Since(start).Seconds())
 	return os.WriteFile(stamp, []byte(want), 0o644)
+}
+
+func startProfile(path string) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // resetPeakRSS clears the kernel's high-water mark so generation does not

@@ -28,16 +28,19 @@ func (r *Run) findDuplicates(ctx context.Context) error {
 	w := r.st.Writer(writeBatch)
 	var (
 		size  int64 = -1
-		group []uint64
+		group []sizeEntry
 	)
 	flush := func() error {
 		err := r.dedupGroup(size, group, w)
 		group = group[:0]
 		return err
 	}
-	err := r.st.Scan(keySize, func(k, _ []byte) error {
+	err := r.st.Scan(keySize, func(k, v []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if len(k) != len(keySize)+16 {
+			return errRecord
 		}
 		sz, seq := int64(store.Uint64(k[2:10])), store.Uint64(k[10:18])
 		if sz != size {
@@ -46,7 +49,7 @@ func (r *Run) findDuplicates(ctx context.Context) error {
 			}
 			size = sz
 		}
-		group = append(group, seq)
+		group = append(group, sizeEntry{seq: seq, groupKey: append([]byte(nil), v...)})
 		return nil
 	})
 	if err == nil {
@@ -84,6 +87,12 @@ func (r *Run) indexLibrary(ctx context.Context) error {
 	return nil
 }
 
+// sizeEntry is a source file of some size and where its record lives.
+type sizeEntry struct {
+	seq      uint64
+	groupKey []byte
+}
+
 // member is one file in a size group.
 type member struct {
 	seq  uint64 // 0 for library files
@@ -95,7 +104,7 @@ type member struct {
 
 // dedupGroup hashes a size group's members when there are at least two,
 // and records every source that is not the keeper of its content.
-func (r *Run) dedupGroup(size int64, seqs []uint64, w opWriter) error {
+func (r *Run) dedupGroup(size int64, seqs []sizeEntry, w opWriter) error {
 	if size <= 0 || len(seqs) == 0 {
 		return nil // empty files are not photos; nothing to compare
 	}
@@ -107,8 +116,8 @@ func (r *Run) dedupGroup(size int64, seqs []uint64, w opWriter) error {
 		return nil
 	}
 	members := lib
-	for _, seq := range seqs {
-		m, ok, err := r.sourceMember(seq)
+	for _, se := range seqs {
+		m, ok, err := r.sourceMember(se)
 		if err != nil {
 			return err
 		}
@@ -119,11 +128,12 @@ func (r *Run) dedupGroup(size int64, seqs []uint64, w opWriter) error {
 	return r.recordDuplicates(members, size, w)
 }
 
-func (r *Run) sourceMember(seq uint64) (member, bool, error) {
-	v, ok, err := r.st.Get(seqKey(keyInfo, seq))
+func (r *Run) sourceMember(se sizeEntry) (member, bool, error) {
+	v, ok, err := r.st.Get(se.groupKey)
 	if err != nil || !ok {
 		return member{}, false, err
 	}
+	seq := se.seq
 	d := dec{b: v}
 	fi := getInfo(seq, &d)
 	if d.err != nil {

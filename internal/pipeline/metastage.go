@@ -61,6 +61,8 @@ func (r *Run) Meta(ctx context.Context) error {
 	return r.st.DeletePrefix(keyFile)
 }
 
+func isMedia(k meta.Kind) bool { return k == meta.KindPhoto || k == meta.KindVideo }
+
 // queueLen bounds each inter-stage queue.
 const queueLen = 1024
 
@@ -77,8 +79,10 @@ func (r *Run) writeInfos(done <-chan fileInfo) (int64, error) {
 		}
 		e.reset()
 		putInfo(&e, fi)
-		if err = w.Put(seqKey(keyInfo, fi.Seq), e.bytes()); err == nil {
-			err = w.Put(groupKey(fi), nil)
+		gk := groupKey(fi)
+		err = w.Put(gk, e.bytes())
+		if err == nil && r.cfg.Dedup && isMedia(fi.Info.Kind) && fi.File.Size > 0 {
+			err = w.Put(sizeKey(keySize, fi.File.Size, seqKey(nil, fi.Seq)), gk)
 		}
 	}
 	if ferr := w.Flush(); err == nil {

@@ -53,7 +53,7 @@ func (r *Run) planTargets(ctx context.Context) error {
 		members = members[:0]
 		return err
 	}
-	err := r.st.Scan(keyGroup, func(k, _ []byte) error {
+	err := r.st.Scan(keyGroup, func(k, v []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -67,9 +67,10 @@ func (r *Run) planTargets(ctx context.Context) error {
 			}
 			prefix = append(prefix[:0], k[:n]...)
 		}
-		fi, err := r.info(store.Uint64(k[n:]))
-		if err != nil {
-			return err
+		d := dec{b: v}
+		fi := getInfo(store.Uint64(k[n:]), &d)
+		if d.err != nil {
+			return d.err
 		}
 		members = append(members, fi)
 		return nil
@@ -84,20 +85,6 @@ func (r *Run) planTargets(ctx context.Context) error {
 		return fmt.Errorf("plan targets: %w", err)
 	}
 	return r.st.DeletePrefix(keyGroup)
-}
-
-// info reads one file's record from the meta stage.
-func (r *Run) info(seq uint64) (fileInfo, error) {
-	v, ok, err := r.st.Get(seqKey(keyInfo, seq))
-	if err != nil {
-		return fileInfo{}, err
-	}
-	if !ok {
-		return fileInfo{}, errRecord
-	}
-	d := dec{b: v}
-	fi := getInfo(seq, &d)
-	return fi, d.err
 }
 
 // planGroup plans one group of files that share a folder and a stem.

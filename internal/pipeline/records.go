@@ -12,13 +12,12 @@ import (
 // so DeletePrefix can drop a stage's output in one call.
 var (
 	keyFile = []byte("f/") // f/<seq>                 scanned file
-	keyInfo = []byte("i/") // i/<seq>                 file + metadata
-	keySize = []byte("s/") // s/<size><seq>            sources by size, for dedup
+	keySize = []byte("s/") // s/<size><seq> → g/ key   photos and videos by size, for dedup
 	keyLib  = []byte("l/") // l/<size><path>           library files by size, for dedup
 	keyDup  = []byte("u/") // u/<seq>                  duplicate: what it duplicates
 	keyDest = []byte("d/") // d/<dir>\0<fold>\0<src>   planned file, sorted by target dir
 	keyOp   = []byte("o/") // o/<n>                    operation to perform, in target-dir order
-	// keyGroup (g/) is declared in group.go
+	// keyGroup (g/…, file + metadata by source folder and stem) is in group.go
 )
 
 func seqKey(prefix []byte, seq uint64) []byte {

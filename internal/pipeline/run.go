@@ -118,7 +118,7 @@ func (r *Run) openStores() error {
 		return fmt.Errorf("open run store: %w", err)
 	}
 	r.st = st
-	for _, p := range [][]byte{keyFile, keyInfo, keySize, keyLib, keyDup, keyDest, keyOp} {
+	for _, p := range [][]byte{keyFile, keyGroup, keySize, keyLib, keyDup, keyDest, keyOp} {
 		if err := st.DeletePrefix(p); err != nil {
 			return fmt.Errorf("clear run store: %w", err)
 		}

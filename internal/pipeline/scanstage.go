@@ -23,11 +23,6 @@ func (r *Run) Scan(ctx context.Context) error {
 		if err := w.Put(seqKey(keyFile, r.nextSeq), e.bytes()); err != nil {
 			return fmt.Errorf("record scanned file: %w", err)
 		}
-		if r.cfg.Dedup {
-			if err := w.Put(sizeKey(keySize, f.Size, seqKey(nil, r.nextSeq)), nil); err != nil {
-				return fmt.Errorf("record scanned file: %w", err)
-			}
-		}
 		return nil
 	}
 	_, err := scan.Walk(ctx, r.sources, r.scanOptions(), emit, r.scanProblem("scan"))

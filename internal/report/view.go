@@ -50,6 +50,7 @@ type node struct {
 	Files    []string
 	More     int64 // files directly in it whose names were not kept
 	Children []*node
+	Open     bool // shown unfolded: the top folders, when there are few
 }
 
 // pair is two byte-identical files, the skipped one and the kept one.
@@ -181,12 +182,19 @@ func buildTree(dirs map[string]*folder) []*node {
 			}
 		}
 	}
+	top := root.Children
 	if len(root.Files) > 0 || root.More > 0 {
-		root.Name = "(top of the library)"
-		return append([]*node{{Name: root.Name, Count: int64(len(root.Files)) + root.More, Files: root.Files, More: root.More}}, root.Children...)
+		loose := &node{Name: "(top of the library)", Count: int64(len(root.Files)) + root.More, Files: root.Files, More: root.More}
+		top = append([]*node{loose}, top...)
 	}
-	return root.Children
+	for _, n := range top {
+		n.Open = len(top) <= maxOpenTop
+	}
+	return top
 }
+
+// maxOpenTop is how many top folders may show unfolded before the tree starts folded.
+const maxOpenTop = 6
 
 // nodeAt finds or makes the node for a slash path, with its parents.
 func nodeAt(index map[string]*node, path string) *node {

@@ -45,3 +45,20 @@ func TestMountDevice(t *testing.T) {
 		t.Errorf("mountDevice(missing source) err = %v", err)
 	}
 }
+
+// TestMountDeviceFromSource resolves the root mount's source device the
+// way a btrfs mount (anonymous device number) is resolved, and expects the
+// number the kernel gives the root mount.
+func TestMountDeviceFromSource(t *testing.T) {
+	root, ok := findMount("/")
+	if !ok || !strings.HasPrefix(root.Source, "/dev/") || root.Major == 0 {
+		t.Skipf("root mount %+v has no device node to resolve", root)
+	}
+	if _, err := os.Stat(root.Source); err != nil {
+		t.Skipf("root device %s: %v", root.Source, err)
+	}
+	maj, mnr, err := mountDevice(Mount{FSType: root.FSType, Point: "/", Source: root.Source})
+	if err != nil || maj != root.Major || mnr != root.Minor {
+		t.Errorf("mountDevice via %s = %d:%d, %v; want %d:%d", root.Source, maj, mnr, err, root.Major, root.Minor)
+	}
+}

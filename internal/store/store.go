@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
 )
 
 // Options tunes a Store. The zero value is a durable store with a small cache.
@@ -63,6 +64,9 @@ func Open(dir string, opt Options) (s *Store, err error) {
 		},
 		DisableTableStats: true,
 	}
+	if opt.Scratch {
+		tuneScratch(popts)
+	}
 	// Pebble reports other fatal conditions through Logger.Fatalf; ours
 	// panics with a fatalError instead of exiting, and here it becomes an error.
 	defer func() {
@@ -84,6 +88,23 @@ func Open(dir string, opt Options) (s *Store, err error) {
 	}
 	return &Store{db: db, dir: dir, write: write}, nil
 }
+
+// tuneScratch sets up a store whose data is written once and read back
+// once, in order, within one run: compacting it would rewrite every byte
+// for nothing, so compactions are put off until L0 is very deep, and a Bloom
+// filter keeps point lookups cheap across the many L0 tables that leaves.
+func tuneScratch(o *pebble.Options) {
+	o.L0CompactionThreshold = scratchL0Tables
+	o.L0CompactionFileThreshold = scratchL0Tables
+	o.L0StopWritesThreshold = 4 * scratchL0Tables
+	o.MaxOpenFiles = scratchOpenTables
+	o.Levels[0].FilterPolicy = bloom.FilterPolicy(10)
+}
+
+const (
+	scratchL0Tables   = 1000
+	scratchOpenTables = 1024
+)
 
 // Close flushes nothing pending in Writers (call Writer.Flush first) and
 // releases the store.

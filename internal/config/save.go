@@ -1,0 +1,74 @@
+package config
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	toml "github.com/pelletier/go-toml/v2"
+)
+
+const libraryHeader = `# shoebox library settings. They win over ~/.config/shoebox/config.toml;
+# flags on the command line win over both. Written by shoebox when it
+# first sorted into this library so that later sorts keep its layout.
+`
+
+// SaveLibrary writes s as the library config of dest, replacing the file
+// atomically: a crash leaves the old file or the new one, never a mix.
+func SaveLibrary(dest string, s Settings) error {
+	path := LibraryPath(dest)
+	var buf bytes.Buffer
+	buf.WriteString(libraryHeader)
+	if err := toml.NewEncoder(&buf).Encode(s); err != nil {
+		return fmt.Errorf("save config %q: encode: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("save config %q: %w", path, err)
+	}
+	return writeAtomic(path, buf.Bytes())
+}
+
+// writeAtomic writes data to a temporary file beside path, syncs it,
+// renames it over path and syncs the directory so the rename is durable.
+func writeAtomic(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".config-*.toml")
+	if err != nil {
+		return fmt.Errorf("save config %q: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return fmt.Errorf("save config %q: write %q: %w", path, tmp.Name(), err)
+	}
+	if err = tmp.Chmod(0o644); err != nil {
+		return fmt.Errorf("save config %q: %w", path, err)
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("save config %q: sync: %w", path, err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("save config %q: close: %w", path, err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("save config %q: %w", path, err)
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("sync directory %q: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync directory %q: %w", dir, err)
+	}
+	return nil
+}

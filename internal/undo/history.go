@@ -1,0 +1,194 @@
+// Package undo reverses the last `shoebox sort` into a library and finishes
+// what a killed run left half done. It reads the run journals in
+// DEST/.shoebox/journal and changes files only through the transfer
+// executor, which refuses anything it cannot prove is shoebox's own,
+// unchanged work.
+//
+// Three kinds of journal share that folder, told apart by Header.Args:
+// runs (["sort", ...]), undos (["undo", <runID>]) and recoveries
+// (["recover", <runID>]). A recovery is the continuation of the run it names:
+// it records the operations a killed run completed but had no time to
+// journal. A run is undone once a closed undo journal names it, and
+// recovered once a closed recovery journal does.
+package undo
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"shoebox/internal/journal"
+)
+
+const (
+	argUndo    = "undo"
+	argRecover = "recover"
+)
+
+// journalDir is where a library keeps its journals.
+func journalDir(dest string) string { return filepath.Join(dest, ".shoebox", "journal") }
+
+// history is every journal of a library, classified.
+type history struct {
+	runs       []journal.Summary            // sort runs, oldest first by start time
+	undos      []journal.Summary            // undo journals
+	recoveries map[string][]journal.Summary // run id → its recovery journals, oldest first
+	undone     map[string]bool              // a closed undo journal names the run
+	recovered  map[string]bool              // a closed recovery journal names the run
+	unreadable []journal.Summary            // damaged journals (Summary.Err set)
+}
+
+func loadHistory(dir string) (*history, error) {
+	sums, err := journal.List(dir)
+	if err != nil {
+		return nil, err
+	}
+	// Run ids sort by the second only: two runs in one second (a resume right
+	// after a kill) are ordered by their nanosecond start times instead.
+	slices.SortStableFunc(sums, func(a, b journal.Summary) int { return a.Header.Started.Compare(b.Header.Started) })
+	h := &history{recoveries: map[string][]journal.Summary{}, undone: map[string]bool{}, recovered: map[string]bool{}}
+	for _, s := range sums {
+		h.add(s)
+	}
+	return h, nil
+}
+
+func (h *history) add(s journal.Summary) {
+	if s.Err != nil {
+		// A crash inside journal.Create leaves a file with no header: that
+		// run did nothing, so it is not worth refusing over.
+		if !errors.Is(s.Err, journal.ErrNoHeader) {
+			h.unreadable = append(h.unreadable, s)
+		}
+		return
+	}
+	args := s.Header.Args
+	switch {
+	case len(args) > 0 && args[0] == argUndo:
+		h.undos = append(h.undos, s)
+		for _, id := range args[1:] {
+			h.undone[id] = h.undone[id] || s.Closed
+		}
+	case len(args) > 1 && args[0] == argRecover:
+		h.recoveries[args[1]] = append(h.recoveries[args[1]], s)
+		h.recovered[args[1]] = h.recovered[args[1]] || s.Closed
+	default:
+		h.runs = append(h.runs, s)
+	}
+}
+
+// trustworthy refuses to act on a history with a damaged journal: it could
+// hide what a run did or whether it was undone already.
+func (h *history) trustworthy() error {
+	if len(h.unreadable) == 0 {
+		return nil
+	}
+	return fmt.Errorf("cannot trust the run history: %w (move that journal out of the folder to undo the other runs)", h.unreadable[0].Err)
+}
+
+// interrupted lists the runs and undos that died without closing their
+// journal and that no closed recovery has dealt with yet, oldest first.
+func (h *history) interrupted() []journal.Summary {
+	var out []journal.Summary
+	for _, group := range [][]journal.Summary{h.runs, h.undos} {
+		for _, s := range group {
+			if !s.Closed && !h.recovered[s.Header.RunID] {
+				out = append(out, s)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b journal.Summary) int { return a.Header.Started.Compare(b.Header.Started) })
+	return out
+}
+
+// doneCount is how many Done entries a run and its recoveries hold.
+func (h *history) doneCount(run journal.Summary) int {
+	n := run.Done
+	for _, r := range h.recoveries[run.Header.RunID] {
+		n += r.Done
+	}
+	return n
+}
+
+// job picks what the next undo reverses, newest first: the newest run that
+// is not undone and did something, together with the interrupted runs of
+// the same command just before it. Those are one job: a killed run's work
+// is finished by running the same command again, so undoing only the
+// finishing run would leave the killed one's files behind.
+func (h *history) job(extra map[string][]journal.Entry) []journal.Summary {
+	var job []journal.Summary
+	for i := len(h.runs) - 1; i >= 0; i-- {
+		s := h.runs[i]
+		id := s.Header.RunID
+		if h.undone[id] {
+			if len(job) > 0 {
+				break
+			}
+			continue
+		}
+		if len(job) == 0 {
+			if h.doneCount(s)+len(extra[id]) > 0 {
+				job = append(job, s)
+			}
+			continue
+		}
+		if s.Closed || !slices.Equal(s.Header.Args, job[0].Header.Args) {
+			break
+		}
+		job = append(job, s)
+	}
+	return job
+}
+
+// reversible collects, in journal order, the Done entries of run and its
+// recoveries (plus extra, what a dry-run recovery found) that an undo
+// reverses.
+func (h *history) reversible(run journal.Summary, extra []journal.Entry) ([]journal.Entry, error) {
+	var out []journal.Entry
+	collect := func(e journal.Entry) error {
+		if e.State == journal.Done && reversibleAction(e.Action) {
+			out = append(out, e)
+		}
+		return nil
+	}
+	paths := []string{run.Path}
+	for _, r := range h.recoveries[run.Header.RunID] {
+		paths = append(paths, r.Path)
+	}
+	for _, p := range paths {
+		if _, err := journal.Read(p, collect); err != nil {
+			return nil, err
+		}
+	}
+	for _, e := range extra {
+		collect(e)
+	}
+	return out, nil
+}
+
+func reversibleAction(a journal.Action) bool {
+	switch a {
+	case journal.Copy, journal.Move, journal.Hardlink, journal.Symlink, journal.Reflink, journal.Mkdir:
+		return true
+	}
+	return false
+}
+
+// hasJournals reports whether dir holds any journal file at all.
+func hasJournals(dir string) (bool, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read journals in %q: %w", dir, err)
+	}
+	for _, e := range entries {
+		if filepath.Ext(e.Name()) == journal.Ext {
+			return true, nil
+		}
+	}
+	return false, nil
+}
