@@ -55,7 +55,7 @@ func calibrate(dir, src string, count, workers int) (time.Duration, error) {
 }
 
 func durableWrite(dir, src string, i int) error {
-	data, err := os.ReadFile(filepath.Join(sourceDir(src, i), fmt.Sprintf("IMG_%07d.JPG", i)))
+	data, err := os.ReadFile(sourcePath(src, i))
 	if err != nil {
 		return err
 	}

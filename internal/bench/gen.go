@@ -63,6 +63,11 @@ func sourceDir(dir string, i int) string {
 	return filepath.Join(dir, fmt.Sprintf("DCIM%04d", i/PerDir))
 }
 
+// sourcePath is where the i-th generated file lives.
+func sourcePath(dir string, i int) string {
+	return filepath.Join(sourceDir(dir, i), fmt.Sprintf("IMG_%07d.JPG", i))
+}
+
 func writeOne(dir string, i, seed, dupEvery int, buf *bytes.Buffer) error {
 	n := i
 	if dupEvery > 0 && i%dupEvery == dupEvery-1 {
@@ -76,8 +81,7 @@ func writeOne(dir string, i, seed, dupEvery int, buf *bytes.Buffer) error {
 		When: when, SubSec: fmt.Sprintf("%03d", rng.Intn(1000)), Offset: "+00:00",
 		Camera: cameras[rng.Intn(len(cameras))], Comment: fmt.Sprintf("shoebox bench %d/%d", seed, n),
 	})
-	name := filepath.Join(sourceDir(dir, i), fmt.Sprintf("IMG_%07d.JPG", i))
-	return os.WriteFile(name, buf.Bytes(), 0o644)
+	return os.WriteFile(sourcePath(dir, i), buf.Bytes(), 0o644)
 }
 
 var cameras = []fixture.Camera{

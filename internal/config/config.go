@@ -5,6 +5,8 @@
 // flags given on the command line win over both; the caller applies flags
 // with Merge.
 //
+// Keys match case-insensitively (go-toml maps "Verify" to verify).
+//
 // A library records its template on the first sort into it, so later sorts
 // from any machine keep its layout.
 //

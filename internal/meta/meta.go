@@ -128,6 +128,7 @@ func (r *Reader) File(path string, size int64, mtime time.Time) Info {
 	if err != nil {
 		p := r.newParse(path, &input{size: size}, mtime)
 		p.warn(fmt.Sprintf("open %q: %v", path, err))
+		p.classifyByName()
 		return p.finish()
 	}
 	defer f.Close()
@@ -140,6 +141,7 @@ func (r *Reader) File(path string, size int64, mtime time.Time) Info {
 	p := r.newParse(path, in, mtime)
 	if err != nil && n == 0 && size > 0 {
 		p.warn(fmt.Sprintf("read %q: %v", path, err))
+		p.classifyByName()
 		return p.finish()
 	}
 	p.run()

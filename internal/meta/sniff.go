@@ -46,6 +46,15 @@ func (p *parse) run() {
 	p.info.Kind = kindOf[p.info.Format]
 }
 
+// classifyByName decides the kind of a file whose content could not be
+// read from its extension alone: an unreadable IMG_0001.JPG is still a photo
+// the user expects sorted, so it must reach the transfer and be reported
+// failed there, not be waved through as "not media".
+func (p *parse) classifyByName() {
+	p.info.Format = p.fallbackFormat()
+	p.info.Kind = kindOf[p.info.Format]
+}
+
 // sniff returns the format named by h's magic bytes after reading the file,
 // or "" when the content is unknown.
 func (p *parse) sniff(h []byte) string {

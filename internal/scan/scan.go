@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"time"
+
+	"shoebox/internal/fsx"
 )
 
 // File is one regular file found under a source root.
@@ -40,7 +43,15 @@ type Problem struct {
 	Err  error
 }
 
-func (p Problem) Error() string { return fmt.Sprintf("%s %q: %v", p.Op, p.Path, p.Err) }
+// Error names the path and, for errors the user can act on (permissions,
+// I/O errors), adds what to check. A missing path needs no hint.
+func (p Problem) Error() string {
+	msg := fmt.Sprintf("%s %q: %v", p.Op, p.Path, p.Err)
+	if h := fsx.Hint(p.Err); h != "" && !errors.Is(p.Err, fs.ErrNotExist) {
+		msg += " (" + h + ")"
+	}
+	return msg
+}
 
 func (p Problem) Unwrap() error { return p.Err }
 

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+
+	"shoebox/internal/fsx"
 )
 
 var (
@@ -27,8 +29,14 @@ type Error struct {
 	Err      error
 }
 
+// Error reads as a sentence for the user: what, both paths, the cause and,
+// where one helps, what to check ("the destination is full").
 func (e *Error) Error() string {
-	return fmt.Sprintf("%s %q to %q: %v", e.Mode, e.Src, e.Dst, e.Err)
+	msg := fmt.Sprintf("%s %q to %q: %v", e.Mode, e.Src, e.Dst, e.Err)
+	if h := fsx.Hint(e.Err); h != "" {
+		msg += " (" + h + ")"
+	}
+	return msg
 }
 
 func (e *Error) Unwrap() error { return e.Err }

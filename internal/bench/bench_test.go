@@ -1,0 +1,65 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"shoebox/internal/meta"
+)
+
+// TestBenchRunsOn200Files is the smoke test of the bench command: it
+// generates, sorts through the real pipeline, calibrates and prints.
+func TestBenchRunsOn200Files(t *testing.T) {
+	var log bytes.Buffer
+	row, err := Run(context.Background(), Config{Count: 200, WorkDir: t.TempDir(), Workers: 4, Seed: 7}, &log)
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, log.String())
+	}
+	if row.CopyDone != 200 {
+		t.Errorf("copied %d files, want 200", row.CopyDone)
+	}
+	if row.Scan <= 0 || row.Meta <= 0 || row.Plan <= 0 || row.Copy <= 0 || row.Calibration <= 0 {
+		t.Errorf("a stage was not timed: %+v", row)
+	}
+	if row.RSSCopy <= 0 || row.RSSCopy < row.RSSScan {
+		t.Errorf("peak RSS must be read and monotonic: %+v", row)
+	}
+	var out bytes.Buffer
+	PrintTable(&out, []Row{row})
+	if !strings.Contains(out.String(), "| 200 |") || strings.Count(out.String(), "\n") != 3 {
+		t.Errorf("table:\n%s", out.String())
+	}
+}
+
+func TestGenerateIsDeterministicAndDated(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	for _, d := range []string{a, b} {
+		if err := Generate(d, PerDir+3, 42, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rd := meta.NewReader(meta.Options{})
+	for _, i := range []int{0, 1, PerDir + 2} {
+		name := sourcePath("", i)
+		x, errA := os.ReadFile(filepath.Join(a, name))
+		y, errB := os.ReadFile(filepath.Join(b, name))
+		if errA != nil || errB != nil || !bytes.Equal(x, y) {
+			t.Fatalf("%s differs between two runs with one seed (%v, %v)", name, errA, errB)
+		}
+		info := rd.Bytes(name, x, time.Now())
+		if info.Date.Source != meta.SourceEXIF || info.Date.Wall.Year() < 2012 || info.Date.Wall.Year() > 2023 {
+			t.Errorf("%s: date %v from %v, want EXIF within 2012–2023", name, info.Date.Wall, info.Date.Source)
+		}
+		if len(x) < 800 || len(x) > 1500 {
+			t.Errorf("%s is %d bytes, want about 1 KB", name, len(x))
+		}
+	}
+	if entries, _ := os.ReadDir(a); len(entries) != 2 {
+		t.Errorf("%d files at %d per folder should make 2 folders, got %d", PerDir+3, PerDir, len(entries))
+	}
+}

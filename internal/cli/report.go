@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"shoebox/internal/pipeline"
+	"shoebox/internal/report"
+)
+
+// htmlReport is `--report FILE`: it collects the run's events and writes
+// the page once the run is over, however it ended.
+type htmlReport struct {
+	path    string // absolute
+	started time.Time
+	c       *report.Collector
+}
+
+// newHTMLReport checks the report's folder before the run starts, so a
+// typo is found in a second rather than after hours of copying. It returns
+// nil when no report was asked for.
+func newHTMLReport(path string) (*htmlReport, error) {
+	if path == "" {
+		return nil, nil
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, usagef("--report %q: %s", path, err)
+	}
+	if st, err := os.Stat(filepath.Dir(abs)); err != nil || !st.IsDir() {
+		return nil, usagef("--report %q: folder %q does not exist; create it or pick another place", path, filepath.Dir(abs))
+	}
+	if st, err := os.Stat(abs); err == nil && st.IsDir() {
+		return nil, usagef("--report %q is a folder; give a file name such as %s", path, filepath.Join(path, "plan.html"))
+	}
+	return &htmlReport{path: abs, started: time.Now()}, nil
+}
+
+// begin starts collecting for a run into dest (absolute).
+func (h *htmlReport) begin(dest string) {
+	if h != nil {
+		h.c = report.NewCollector(dest)
+	}
+}
+
+func (h *htmlReport) add(ev pipeline.Event) {
+	if h != nil && h.c != nil {
+		h.c.Add(ev)
+	}
+}
+
+// write renders the page; runErr says whether and why the run stopped early.
+func (h *htmlReport) write(cfg pipeline.Config, dest string, sum pipeline.Summary, runErr error) error {
+	if h == nil || h.c == nil {
+		return nil
+	}
+	run := report.Run{
+		Dest: dest, Sources: cfg.Sources, Command: commandLine(cfg.Args), DryRun: cfg.DryRun,
+		Started: h.started, Finished: time.Now(), Stopped: stopReason(runErr),
+	}
+	return h.c.Write(h.path, run, sum)
+}
+
+func stopReason(err error) string {
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, context.Canceled):
+		return "interrupted; run the same command again to finish the job"
+	}
+	return sentence(err)
+}
+
+// commandLine shows args as a shell would take them back.
+func commandLine(args []string) string {
+	parts := make([]string, 0, len(args)+1)
+	parts = append(parts, "shoebox")
+	for _, a := range args {
+		parts = append(parts, shellQuote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func (h *htmlReport) announce(p *printer) {
+	if h != nil && h.c != nil && !p.f.quiet {
+		fmt.Fprintf(p.human, "report: %s\n", h.path)
+	}
+}

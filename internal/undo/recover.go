@@ -1,0 +1,315 @@
+package undo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"shoebox/internal/digest"
+	"shoebox/internal/fsx"
+	"shoebox/internal/journal"
+	"shoebox/internal/transfer"
+)
+
+// RecoveryStats says what Interrupted found and did.
+type RecoveryStats struct {
+	Journals       int      // interrupted journals examined
+	TempsRemoved   int      // temp files of operations in flight, deleted
+	Adopted        int      // operations that had landed but were not journaled Done: recorded now
+	MovesCompleted int      // cross-device moves whose verified copy had landed: source removed
+	Problems       []string // what could not be recovered, as sentences
+}
+
+// Interrupted finishes what killed runs left half done in the library at
+// dest. The caller must hold the library lock (store.Lock on
+// DEST/.shoebox) and call it before starting a new run. For every journal
+// that was never closed and not yet recovered it removes the temp files of
+// operations in flight, records as Done the operations that had landed
+// (so undo can reverse them), and completes moves whose verified copy had
+// landed. What it did goes into a recovery journal naming the killed run.
+// Damaged journals and per-file trouble are reported in Problems, not as
+// an error: they must not stop the next run.
+func Interrupted(ctx context.Context, dest string, fsys fsx.FS) (RecoveryStats, error) {
+	st, _, err := recoverAll(ctx, dest, fsys, false)
+	return st, err
+}
+
+// recoverAll is Interrupted; in a dry run it changes nothing and returns
+// the entries it would have recorded, by run id.
+func recoverAll(ctx context.Context, dest string, fsys fsx.FS, dry bool) (RecoveryStats, map[string][]journal.Entry, error) {
+	var st RecoveryStats
+	found := map[string][]journal.Entry{}
+	dest, err := filepath.Abs(dest)
+	if err != nil {
+		return st, found, fmt.Errorf("recover %q: %w", dest, err)
+	}
+	h, err := loadHistory(journalDir(dest))
+	if err != nil {
+		return st, found, err
+	}
+	for _, bad := range h.unreadable {
+		st.Problems = append(st.Problems, fmt.Sprintf("skipped a damaged journal: %v", bad.Err))
+	}
+	for _, s := range h.interrupted() {
+		if err := ctx.Err(); err != nil {
+			return st, found, err
+		}
+		st.Journals++
+		rc := &recovery{ctx: ctx, dest: dest, fsys: fsys, dry: dry, h: h, run: s, st: &st}
+		entries, err := rc.run1()
+		found[s.Header.RunID] = entries
+		if err != nil {
+			return st, found, err
+		}
+	}
+	return st, found, nil
+}
+
+// recovery deals with one interrupted journal.
+type recovery struct {
+	ctx  context.Context
+	dest string
+	fsys fsx.FS
+	dry  bool
+	h    *history
+	run  journal.Summary
+	st   *RecoveryStats
+
+	w     *journal.Writer
+	exec  *transfer.Executor
+	found []journal.Entry
+}
+
+type opKey struct {
+	seq    uint64
+	action journal.Action
+}
+
+func (rc *recovery) run1() ([]journal.Entry, error) {
+	pending, err := rc.pendingIntents()
+	if err != nil {
+		rc.problem("could not read journal %q: %v", rc.run.Path, err)
+		return nil, nil
+	}
+	if err := rc.open(); err != nil {
+		return nil, err
+	}
+	for _, in := range pending {
+		rc.recoverOne(in)
+	}
+	return rc.found, rc.close()
+}
+
+// pendingIntents lists, in journal order, the transfer Intents that have no
+// Done or Failed record in the journal or its earlier recoveries.
+func (rc *recovery) pendingIntents() ([]journal.Entry, error) {
+	var order []opKey
+	intents := map[opKey]journal.Entry{}
+	finished := map[opKey]bool{}
+	note := func(e journal.Entry) error {
+		k := opKey{e.Seq, e.Action}
+		switch {
+		case e.State == journal.Intent && isTransfer(e.Action):
+			if _, seen := intents[k]; !seen {
+				order = append(order, k)
+			}
+			intents[k] = e
+		case e.State != journal.Intent:
+			finished[k] = true
+		}
+		return nil
+	}
+	paths := []string{rc.run.Path}
+	for _, r := range rc.h.recoveries[rc.run.Header.RunID] {
+		paths = append(paths, r.Path)
+	}
+	for _, p := range paths {
+		if _, err := journal.Read(p, note); err != nil {
+			return nil, err
+		}
+	}
+	var out []journal.Entry
+	for _, k := range order {
+		if !finished[k] {
+			out = append(out, intents[k])
+		}
+	}
+	return out, nil
+}
+
+func isTransfer(a journal.Action) bool {
+	switch a {
+	case journal.Copy, journal.Move, journal.Hardlink, journal.Symlink, journal.Reflink:
+		return true
+	}
+	return false
+}
+
+func (rc *recovery) isUndo() bool {
+	args := rc.run.Header.Args
+	return len(args) > 0 && args[0] == argUndo
+}
+
+func (rc *recovery) open() error {
+	opt := transfer.Options{FS: rc.fsys, DryRun: rc.dry}
+	if !rc.dry {
+		now := time.Now()
+		w, err := journal.Create(journalDir(rc.dest), journal.Header{
+			RunID: journal.NewRunID(now), Started: now, Dest: rc.dest,
+			Args: []string{argRecover, rc.run.Header.RunID},
+		})
+		if err != nil {
+			return fmt.Errorf("recover run %s: %w", rc.run.Header.RunID, err)
+		}
+		rc.w = w
+		opt.Journal = w
+	}
+	rc.exec = transfer.New(opt)
+	return nil
+}
+
+func (rc *recovery) close() error {
+	err := rc.exec.Flush()
+	if rc.w != nil {
+		err = errors.Join(err, rc.w.Close())
+	}
+	if err != nil {
+		return fmt.Errorf("recover run %s: %w", rc.run.Header.RunID, err)
+	}
+	return nil
+}
+
+func (rc *recovery) problem(format string, args ...any) {
+	rc.st.Problems = append(rc.st.Problems, fmt.Sprintf(format, args...))
+}
+
+// recoverOne handles one operation that was in flight when the run died.
+func (rc *recovery) recoverOne(in journal.Entry) {
+	if in.Tmp != "" {
+		removed, err := rc.exec.RemoveTemp(in.Tmp)
+		if err != nil {
+			rc.problem("%v", err)
+		} else if removed {
+			rc.st.TempsRemoved++
+		}
+	}
+	// In an undo journal only the executor's own moves (which name a temp)
+	// are transfers; its other Intents announce removals, which a new undo
+	// simply repeats.
+	if rc.isUndo() && (in.Action != journal.Move || in.Tmp == "") {
+		return
+	}
+	switch in.Action {
+	case journal.Copy, journal.Reflink:
+		rc.adoptIf(in, rc.copyLanded(in))
+	case journal.Move:
+		rc.recoverMove(in)
+	case journal.Hardlink:
+		rc.adoptIf(in, rc.linkLanded(in))
+	case journal.Symlink:
+		rc.adoptIf(in, rc.symlinkLanded(in))
+	}
+}
+
+// landedFile returns the file at in.Dst if it has the size and mtime the
+// operation was recorded with, else nil.
+func (rc *recovery) landedFile(in journal.Entry) os.FileInfo {
+	fi, err := rc.fsys.Lstat(in.Dst)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != in.Size ||
+		(in.ModTime != 0 && fi.ModTime().UnixNano() != in.ModTime) {
+		return nil
+	}
+	return fi
+}
+
+// copyLanded: the rename into place happened if the destination now holds
+// exactly the source's bytes with the recorded mtime.
+func (rc *recovery) copyLanded(in journal.Entry) os.FileInfo {
+	fi := rc.landedFile(in)
+	if fi == nil {
+		return nil
+	}
+	if same, err := digest.Equal(rc.fsys, in.Src, in.Dst); err != nil || !same {
+		return nil
+	}
+	return fi
+}
+
+func (rc *recovery) linkLanded(in journal.Entry) os.FileInfo {
+	dst, err1 := rc.fsys.Lstat(in.Dst)
+	src, err2 := rc.fsys.Lstat(in.Src)
+	if err1 != nil || err2 != nil || !os.SameFile(dst, src) {
+		return nil
+	}
+	return dst
+}
+
+func (rc *recovery) symlinkLanded(in journal.Entry) os.FileInfo {
+	dst, err := rc.fsys.Lstat(in.Dst)
+	if err != nil || dst.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	target, err := os.Readlink(in.Dst)
+	abs, absErr := filepath.Abs(in.Src)
+	if err != nil || absErr != nil || target != abs {
+		return nil
+	}
+	return dst
+}
+
+// adoptIf records a landed operation as Done, with the identity of the file
+// that landed, so an undo can prove it is shoebox's.
+func (rc *recovery) adoptIf(in journal.Entry, landed os.FileInfo) {
+	if landed == nil {
+		return
+	}
+	done := in
+	done.State = journal.Done
+	done.Dev, done.Ino = fsx.DevIno(landed)
+	if err := rc.record(done); err != nil {
+		rc.problem("%v", err)
+		return
+	}
+	rc.st.Adopted++
+}
+
+func (rc *recovery) record(e journal.Entry) error {
+	rc.found = append(rc.found, e)
+	if rc.w == nil {
+		return nil
+	}
+	return rc.w.Append(e)
+}
+
+// recoverMove: with the source gone and the file at its destination, the
+// move happened (a rename, or a cross-device move whose removal finished);
+// with both present and identical, the verified copy landed and only the
+// source's removal is missing.
+func (rc *recovery) recoverMove(in journal.Entry) {
+	landed := rc.landedFile(in)
+	if landed == nil {
+		return
+	}
+	_, err := rc.fsys.Lstat(in.Src)
+	if errors.Is(err, fs.ErrNotExist) {
+		rc.adoptIf(in, landed)
+		return
+	}
+	if err != nil {
+		rc.problem("check %q: %v", in.Src, err)
+		return
+	}
+	res := rc.exec.CompleteMove(rc.ctx, in, rc.dest)
+	if res.Err != nil {
+		rc.problem("could not finish moving %q to %q, both kept: %v", in.Src, in.Dst, res.Err)
+		return
+	}
+	done := res.Entry
+	done.State = journal.Done
+	rc.found = append(rc.found, done) // CompleteMove journaled it already
+	rc.st.MovesCompleted++
+}

@@ -1,0 +1,235 @@
+package undo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"shoebox/internal/fsx"
+	"shoebox/internal/journal"
+	"shoebox/internal/store"
+	"shoebox/internal/transfer"
+)
+
+// Options configure Last.
+type Options struct {
+	DryRun bool
+	FS     fsx.FS       // nil means fsx.OS
+	Events func(string) // one line per file reverted or kept, and per folder; may be nil
+}
+
+// Stats counts what Last did (or, in a dry run, would do).
+type Stats struct {
+	Runs        []string // ids of the runs reversed, newest first
+	Reverted    int      // files removed from the library or moved back
+	Already     int      // files an earlier, interrupted undo had reverted
+	Kept        int      // files left in place because shoebox could not prove them its own
+	Failed      int      // files an error stopped; run undo again
+	DirsRemoved int      // empty folders shoebox had created, removed
+	DirsKept    int      // folders shoebox created that are not empty
+	Recovery    RecoveryStats
+	DryRun      bool
+}
+
+var (
+	// ErrNoJournal: the library has no run recorded.
+	ErrNoJournal = errors.New("no runs are recorded here: nothing to undo")
+	// ErrNothingToUndo: every recorded run is undone already.
+	ErrNothingToUndo = errors.New("every recorded run is already undone")
+)
+
+// flushEvery bounds how many reversals share one round of fsyncs.
+const flushEvery = 256
+
+// Last reverses the newest run into dest that is not undone yet (with the
+// interrupted runs of the same command just before it: one job). It holds
+// the library lock throughout, first finishes what killed runs left half
+// done, and writes an undo journal per run reversed, so a killed undo is
+// completed by running it again.
+func Last(ctx context.Context, dest string, opt Options) (Stats, error) {
+	st := Stats{DryRun: opt.DryRun}
+	if opt.FS == nil {
+		opt.FS = fsx.OS
+	}
+	dest, err := filepath.Abs(dest)
+	if err != nil {
+		return st, fmt.Errorf("undo %q: %w", dest, err)
+	}
+	dir := journalDir(dest)
+	if ok, err := hasJournals(dir); err != nil || !ok {
+		return st, errors.Join(err, fmt.Errorf("undo in %q: %w (no journal in %q)", dest, ErrNoJournal, dir))
+	}
+	unlock, err := store.Lock(filepath.Dir(dir))
+	if err != nil {
+		return st, fmt.Errorf("undo in %q: %w", dest, err)
+	}
+	defer unlock()
+	return undoLocked(ctx, dest, opt, st)
+}
+
+func undoLocked(ctx context.Context, dest string, opt Options, st Stats) (Stats, error) {
+	rec, found, err := recoverAll(ctx, dest, opt.FS, opt.DryRun)
+	st.Recovery = rec
+	if err != nil {
+		return st, err
+	}
+	h, err := loadHistory(journalDir(dest))
+	if err != nil {
+		return st, err
+	}
+	if err := h.trustworthy(); err != nil {
+		return st, fmt.Errorf("undo in %q: %w", dest, err)
+	}
+	job := h.job(found)
+	if len(job) == 0 {
+		return st, fmt.Errorf("undo in %q: %w", dest, ErrNothingToUndo)
+	}
+	for _, run := range job {
+		u := &undoer{ctx: ctx, dest: dest, opt: opt, st: &st, run: run}
+		if err := u.undo(h, found[run.Header.RunID]); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+// undoer reverses one run.
+type undoer struct {
+	ctx  context.Context
+	dest string
+	opt  Options
+	st   *Stats
+	run  journal.Summary
+
+	w      *journal.Writer
+	exec   *transfer.Executor
+	failed int
+}
+
+func (u *undoer) undo(h *history, extra []journal.Entry) error {
+	id := u.run.Header.RunID
+	entries, err := h.reversible(u.run, extra)
+	if err != nil {
+		return fmt.Errorf("undo run %s: %w", id, err)
+	}
+	if err := u.open(); err != nil {
+		return err
+	}
+	u.st.Runs = append(u.st.Runs, id)
+	u.event("run %s (shoebox %s), %d operations to reverse", id, strings.Join(u.run.Header.Args, " "), len(entries))
+	rev := u.exec.Reverser()
+	for i := len(entries) - 1; i >= 0; i-- {
+		res := rev.Reverse(u.ctx, entries[i])
+		if err := u.account(res); err != nil {
+			return errors.Join(err, u.abandon())
+		}
+		if (len(entries)-i)%flushEvery == 0 {
+			if err := u.exec.Flush(); err != nil {
+				return errors.Join(fmt.Errorf("undo run %s: %w", id, err), u.abandon())
+			}
+		}
+	}
+	return u.finish()
+}
+
+func (u *undoer) open() error {
+	opt := transfer.Options{FS: u.opt.FS, DryRun: u.opt.DryRun}
+	if !u.opt.DryRun {
+		now := time.Now()
+		w, err := journal.Create(journalDir(u.dest), journal.Header{
+			RunID: journal.NewRunID(now), Started: now, Dest: u.dest,
+			Args: []string{argUndo, u.run.Header.RunID},
+		})
+		if err != nil {
+			return fmt.Errorf("undo run %s: %w", u.run.Header.RunID, err)
+		}
+		u.w = w
+		opt.Journal = w
+	}
+	u.exec = transfer.New(opt)
+	return nil
+}
+
+// finish makes the reversals durable and closes the undo journal, which
+// marks the run undone, unless some file failed: then the journal stays
+// open so that the next undo retries the same run.
+func (u *undoer) finish() error {
+	if u.failed > 0 {
+		err := fmt.Errorf("undo of run %s is incomplete: %d files could not be reverted (see above); run shoebox undo again", u.run.Header.RunID, u.failed)
+		return errors.Join(err, u.abandon())
+	}
+	err := u.exec.Flush()
+	if u.w != nil {
+		err = errors.Join(err, u.w.Close())
+	}
+	if err != nil {
+		return fmt.Errorf("undo run %s: %w", u.run.Header.RunID, err)
+	}
+	return nil
+}
+
+// abandon keeps what was done durable but leaves the undo journal without
+// its closed marker, so the run still counts as not undone.
+func (u *undoer) abandon() error {
+	err := u.exec.Flush()
+	if u.w != nil {
+		err = errors.Join(err, u.w.Sync())
+	}
+	return err
+}
+
+// account counts one reversal and reports it; only a cancelled context is
+// returned, every per-file problem is counted and the undo goes on.
+func (u *undoer) account(res transfer.Reversal) error {
+	e := res.Entry
+	dir := e.Action == journal.Mkdir
+	switch {
+	case errors.Is(res.Err, context.Canceled) || errors.Is(res.Err, context.DeadlineExceeded):
+		return res.Err
+	case errors.Is(res.Err, transfer.ErrLeftInPlace) && dir:
+		u.st.DirsKept++
+		u.event("kept folder %v", res.Err)
+	case errors.Is(res.Err, transfer.ErrLeftInPlace):
+		u.st.Kept++
+		u.event("kept %v", res.Err)
+	case res.Err != nil:
+		u.st.Failed++
+		u.failed++
+		u.event("failed %s: %v", e.Dst, res.Err)
+	case res.Already && dir:
+	case res.Already:
+		u.st.Already++
+	case dir:
+		u.st.DirsRemoved++
+		u.event("%s folder %s", u.verb("removed", "remove"), e.Dst)
+	case e.Action == journal.Move && !u.sourceWasKept(res):
+		u.st.Reverted++
+		u.event("%s %s -> %s", u.verb("moved back", "move back"), e.Dst, e.Src)
+	default:
+		u.st.Reverted++
+		u.event("%s %s", u.verb("removed", "remove"), e.Dst)
+	}
+	return nil
+}
+
+// sourceWasKept tells a move reversed by removing the library copy (its
+// source had never been removed) from one moved back.
+func (u *undoer) sourceWasKept(res transfer.Reversal) bool {
+	return len(res.Actions) == 1 && res.Actions[0] == "remove "+res.Entry.Dst
+}
+
+func (u *undoer) verb(done, planned string) string {
+	if u.opt.DryRun {
+		return "would " + planned
+	}
+	return done
+}
+
+func (u *undoer) event(format string, args ...any) {
+	if u.opt.Events != nil {
+		u.opt.Events(fmt.Sprintf(format, args...))
+	}
+}
