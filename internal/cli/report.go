@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"shoebox/internal/pipeline"
-	"shoebox/internal/report"
+	reportpage "shoebox/internal/report" // cli.report is the exit-code function
 )
 
 // htmlReport is `--report FILE`: it collects the run's events and writes
@@ -18,7 +18,7 @@ import (
 type htmlReport struct {
 	path    string // absolute
 	started time.Time
-	c       *report.Collector
+	c       *reportpage.Collector
 }
 
 // newHTMLReport checks the report's folder before the run starts, so a
@@ -44,7 +44,7 @@ func newHTMLReport(path string) (*htmlReport, error) {
 // begin starts collecting for a run into dest (absolute).
 func (h *htmlReport) begin(dest string) {
 	if h != nil {
-		h.c = report.NewCollector(dest)
+		h.c = reportpage.NewCollector(dest)
 	}
 }
 
@@ -59,7 +59,7 @@ func (h *htmlReport) write(cfg pipeline.Config, dest string, sum pipeline.Summar
 	if h == nil || h.c == nil {
 		return nil
 	}
-	run := report.Run{
+	run := reportpage.Run{
 		Dest: dest, Sources: cfg.Sources, Command: commandLine(cfg.Args), DryRun: cfg.DryRun,
 		Started: h.started, Finished: time.Now(), Stopped: stopReason(runErr),
 	}

@@ -95,18 +95,28 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 }
 
 func runSort(ctx context.Context, env Env, f sortFlags, cfg pipeline.Config) error {
+	rep, err := newHTMLReport(f.report)
+	if err != nil {
+		return err
+	}
 	out := newPrinter(env, f)
+	out.rep = rep
 	cfg.Events = out.event
 	run, err := pipeline.Open(cfg)
 	if err != nil {
 		return err
 	}
+	rep.begin(run.Dest())
 	runErr := run.All(ctx)
 	closeErr := run.Close()
 	sum := run.Summary()
 	sum.DryRun = cfg.DryRun
 	out.finish(sum, run.Dest())
-	if err := errors.Join(runErr, closeErr); err != nil {
+	repErr := rep.write(cfg, run.Dest(), sum, runErr)
+	if repErr == nil {
+		rep.announce(out)
+	}
+	if err := errors.Join(runErr, closeErr, repErr); err != nil {
 		return err
 	}
 	if sum.Incomplete() {
@@ -116,13 +126,16 @@ func runSort(ctx context.Context, env Env, f sortFlags, cfg pipeline.Config) err
 }
 
 // printer turns pipeline events into the user's output: failures and
-// problems on stderr as they happen, a summary at the end, or JSON lines.
+// problems on stderr as they happen, progress while a stage runs, a summary
+// at the end, or JSON lines; and it feeds the --report page.
 type printer struct {
 	env   Env
 	f     sortFlags
 	mu    sync.Mutex
 	enc   *json.Encoder
 	human io.Writer
+	prog  *progress // nil with --quiet
+	rep   *htmlReport
 }
 
 func newPrinter(env Env, f sortFlags) *printer {
@@ -131,26 +144,52 @@ func newPrinter(env Env, f sortFlags) *printer {
 		p.enc = json.NewEncoder(env.Stdout)
 		p.human = env.Stderr
 	}
+	if !f.quiet {
+		// With --json, stdout is for a program; plain progress lines would
+		// only clutter its log, but a live bar on a terminal does no harm.
+		p.prog = newProgress(env.Stderr, env.IsTerminal, !f.jsonOut)
+	}
 	return p
 }
 
 func (p *printer) event(ev pipeline.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.rep.add(ev)
 	if p.enc != nil && ev.Type != "stage" && ev.Type != "progress" {
 		_ = p.enc.Encode(ev)
 	}
 	switch {
+	case ev.Type == "progress":
+		if p.prog != nil {
+			p.prog.update(ev)
+		}
+	case ev.Type == "stage":
+		if p.prog != nil {
+			p.prog.stageDone()
+		}
+		if !p.f.quiet && p.enc == nil {
+			fmt.Fprintf(p.env.Stderr, "%-8s %8d files  %6.2fs\n", ev.Stage, ev.Count, ev.Elapsed)
+		}
 	case ev.Type == "problem":
+		p.pause()
 		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", ev.Reason)
 	case ev.Type == "warning" && !p.f.quiet:
+		p.pause()
 		fmt.Fprintf(p.env.Stderr, "shoebox: warning: %s\n", ev.Reason)
 	case ev.Outcome == pipeline.OutFailed:
+		p.pause()
 		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", ev.Reason)
-	case ev.Type == "stage" && !p.f.quiet && p.enc == nil:
-		fmt.Fprintf(p.env.Stderr, "%-8s %8d files  %6.2fs\n", ev.Stage, ev.Count, ev.Elapsed)
 	case p.f.dryRun && p.enc == nil && !p.f.quiet && ev.Type == "op":
+		p.pause()
 		printPlanned(p.human, ev)
+	}
+}
+
+// pause clears the live progress line before a message takes its place.
+func (p *printer) pause() {
+	if p.prog != nil {
+		p.prog.pause()
 	}
 }
 
@@ -166,6 +205,9 @@ func printPlanned(w io.Writer, ev pipeline.Event) {
 func (p *printer) finish(sum pipeline.Summary, dest string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.prog != nil {
+		p.prog.clear()
+	}
 	if p.enc != nil {
 		_ = p.enc.Encode(struct {
 			Type string `json:"type"`

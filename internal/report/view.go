@@ -55,9 +55,9 @@ type node struct {
 
 // pair is two byte-identical files, the skipped one and the kept one.
 type pair struct {
-	Skipped, Kept         string
-	SkippedImg, KeptImg   template.URL // data: URIs, "" when there is no EXIF thumbnail
-	HasThumbs             bool
+	Skipped, Kept       string
+	SkippedImg, KeptImg template.URL // data: URIs, "" when there is no EXIF thumbnail
+	HasThumbs           bool
 }
 
 // page is everything the template shows.

@@ -102,8 +102,8 @@ func tuneScratch(o *pebble.Options) {
 }
 
 const (
-	scratchL0Tables   = 1000
-	scratchOpenTables = 1024
+	scratchL0Tables   = 64
+	scratchOpenTables = 256
 )
 
 // Close flushes nothing pending in Writers (call Writer.Flush first) and
