@@ -44,6 +44,14 @@
 // os.Exit the whole process — is turned into a panic that Open recovers into
 // an error, so a corrupt store dir yields an error, not an exit.
 //
+// Scratch stores (per-run spill data, written once and read back once)
+// put compactions off until L0 holds 64 tables and add a Bloom filter for
+// the few point lookups. Measured through the whole pipeline at 1 M files
+// (bench --scan-only): default compaction spent ~40% of the CPU rewriting
+// data about to be deleted; never compacting (1,000 tables) made the open
+// tables cost 75 MB peak and slowed reads; 64 tables gave plan 188k files/s
+// at 47 MB peak.
+//
 // Lock is independent of the engine: an flock(2) on dir/lock whose file holds
 // the holder's pid, so that a second shoebox run on the same library fails
 // with ErrLocked naming that pid.
