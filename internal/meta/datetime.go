@@ -17,6 +17,7 @@ func (c clock) wall() time.Time {
 const (
 	badSyntax  = "rejected: not a date"
 	badZero    = "rejected: zero date"
+	badEpoch   = "rejected: 1970-01-01 00:00:00, the reading of a clock that was never set"
 	badMonth   = "rejected: month out of range"
 	badDay     = "rejected: day out of range"
 	badHour    = "rejected: hour out of range"
@@ -164,6 +165,10 @@ func (c clock) check(maxYear int) string {
 	switch {
 	case c.y == 0 && c.mo == 0 && c.d == 0:
 		return badZero
+	case c.y == 1970 && c.mo == 1 && c.d == 1 && c.h == 0 && c.mi == 0 && c.s == 0:
+		// Unix time 0: a camera whose clock battery died writes this, and
+		// no one is sorting photos taken at that exact second.
+		return badEpoch
 	case c.mo < 1 || c.mo > 12:
 		return badMonth
 	case c.d < 1 || c.d > daysIn(c.y, c.mo):

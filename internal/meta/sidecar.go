@@ -106,13 +106,12 @@ func takeoutDate(name string, data []byte, loc *time.Location) (Date, bool, erro
 		return Date{}, false, nil
 	}
 	secs, ok := takeoutSeconds(doc.PhotoTakenTime.Timestamp)
-	maxYear := time.Now().Year() + 1
-	if !ok {
+	if !ok || secs == 0 { // Takeout writes 0 for "unknown"
 		return Date{}, false, nil
 	}
 	at := time.Unix(secs, 0).In(loc)
-	if at.Year() < minYear || at.Year() > maxYear || secs == 0 {
-		return Date{}, false, nil // Takeout writes 0 for "unknown"
+	if at.Year() < minYear || at.Year() > time.Now().Year()+1 {
+		return Date{}, false, nil
 	}
 	_, off := at.Zone()
 	return Date{Wall: wallOf(at), Offset: off, HasOffset: true, Source: SourceSidecar, Tag: tagTakeout}, true, nil

@@ -248,7 +248,7 @@ type opWriter interface{ Put(k, v []byte) error }
 
 func (r *Run) resolveDir(dir string, batch []planned, w opWriter) error {
 	full := filepath.Join(r.dest, filepath.FromSlash(dir))
-	existing, err := r.listDir(full)
+	existing, err := r.listDir(full, wantedStems(batch))
 	if err != nil {
 		return err
 	}
@@ -289,10 +289,14 @@ func (r *Run) putOp(dir string, p planned, action plan.Action, name string, rena
 	return w.Put(seqKey(keyOp, r.nextOp), e.bytes())
 }
 
-// listDir reads one destination directory, once. Leftover temp files of a
-// killed run are removed here (through the executor, the one gate for
-// mutations) so they neither block names nor linger.
-func (r *Run) listDir(dir string) ([]plan.Existing, error) {
+// listDir reads one destination directory, once. Only entries that could
+// collide with an incoming name (same stem, maybe with a "-N" counter) are
+// stat'ed for their size: the rest can never be compared, so a re-import
+// into a big library costs one readdir per folder, not one stat per file.
+// Leftover temp files of a killed run are removed here (through the
+// executor, the one gate for mutations) so they neither block names nor
+// linger.
+func (r *Run) listDir(dir string, stems map[string]bool) ([]plan.Existing, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -307,11 +311,13 @@ func (r *Run) listDir(dir string) ([]plan.Existing, error) {
 			stale = true
 			continue
 		}
-		ex := plan.Existing{Name: de.Name(), Dir: !de.Type().IsRegular()}
-		if info, err := de.Info(); err == nil {
-			ex.Size = info.Size()
-		} else {
-			ex.Dir = true // unreadable entry: block its name, never call it identical
+		ex := plan.Existing{Name: de.Name(), Dir: !de.Type().IsRegular(), Size: -1}
+		if !ex.Dir && stems[counterlessStem(de.Name())] {
+			if info, err := de.Info(); err == nil {
+				ex.Size = info.Size()
+			} else {
+				ex.Dir = true // unreadable entry: block its name, never call it identical
+			}
 		}
 		out = append(out, ex)
 	}
@@ -319,6 +325,38 @@ func (r *Run) listDir(dir string) ([]plan.Existing, error) {
 		r.removeStaleTemps(dir)
 	}
 	return out, nil
+}
+
+// wantedStems folds the stems of every name a batch may claim (companions
+// share their primary's stem, so the primaries cover them).
+func wantedStems(batch []planned) map[string]bool {
+	stems := make(map[string]bool, len(batch))
+	for _, p := range batch {
+		stems[counterlessStem(p.Name)] = true
+	}
+	return stems
+}
+
+// counterlessStem folds a name down to what conflict renames keep:
+// "IMG_1-12.JPG" and "img_1.jpg" both give "img_1".
+func counterlessStem(name string) string {
+	stem := groupStem(name)
+	if i := strings.LastIndexByte(stem, '-'); i > 0 && allDigits(stem[i+1:]) {
+		stem = stem[:i]
+	}
+	return layout.FoldKey(stem)
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // sameContent compares two files byte for byte; any error means "different"

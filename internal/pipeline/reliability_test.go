@@ -522,6 +522,7 @@ func TestAbsurdDatesFallBack(t *testing.T) {
 		"feb30.jpg":   "2021:02:30 12:00:00",
 		"month13.jpg": "2021:13:01 12:00:00",
 		"old.jpg":     "1850:01:01 00:00:00",
+		"epoch.jpg":   "1970:01:01 00:00:00",
 	}
 	files := map[string][]byte{}
 	for name, raw := range dates {

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"shoebox/internal/cli"
+	"shoebox/internal/fsx"
+	"shoebox/internal/layout"
+	"shoebox/internal/pipeline"
+	"shoebox/internal/transfer"
+)
+
+// The crash test re-executes this test binary as the shoebox command: with
+// envChild set, TestMain runs cli.Main on the arguments instead of the
+// tests. With envCrashAt=<point>:<n> as well, the child runs the same sort
+// through the pipeline with a fault-injecting filesystem and dies, as if
+// SIGKILLed, at the nth time any worker reaches that crash point.
+const (
+	envChild      = "SHOEBOX_TEST_AS_COMMAND"
+	envCrashAt    = "SHOEBOX_TEST_CRASH_AT"
+	crashExitCode = 137
+)
+
+// runChild is the child's whole life; it returns the exit code.
+func runChild(args []string) int {
+	spec := os.Getenv(envCrashAt)
+	if spec == "" {
+		return cli.Main(args)
+	}
+	point, nth, err := parseCrashAt(spec)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	return sortWithCrash(args, point, nth)
+}
+
+func parseCrashAt(spec string) (string, int64, error) {
+	point, n, ok := strings.Cut(spec, ":")
+	nth, err := strconv.ParseInt(n, 10, 64)
+	if !ok || err != nil || nth < 1 {
+		return "", 0, fmt.Errorf("%s=%q: want <crash point>:<n>", envCrashAt, spec)
+	}
+	return point, nth, nil
+}
+
+// sortWithCrash runs `sort [--mode M] SRC DEST` as cli would configure it,
+// recording the same command line in the journal, through fsx.Faults.
+func sortWithCrash(args []string, point string, nth int64) int {
+	mode, src, dest, err := parseSortArgs(args)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	tmpl, err := layout.Parse(cli.DefaultTemplate)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fsys := fsx.NewFaults(fsx.OS)
+	var seen atomic.Int64
+	fsys.OnCrashPoint(func(p string) {
+		if p == point && seen.Add(1) == nth {
+			os.Exit(crashExitCode)
+		}
+	})
+	cfg := pipeline.Config{
+		Sources: []string{src}, Dest: dest, Template: tmpl, UnknownDir: "unknown",
+		Mode: mode, Workers: 4, Dedup: true, VideoTZ: time.Local, Args: args, FS: fsys,
+	}
+	run, err := pipeline.Open(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	err = run.All(context.Background())
+	if cerr := run.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0 // the crash point was never reached that often
+}
+
+func parseSortArgs(args []string) (transfer.Mode, string, string, error) {
+	mode := transfer.Copy
+	rest := args
+	if len(rest) > 0 && rest[0] == "sort" {
+		rest = rest[1:]
+	}
+	if len(rest) >= 2 && rest[0] == "--mode" {
+		m, err := transfer.ParseMode(rest[1])
+		if err != nil {
+			return mode, "", "", err
+		}
+		mode, rest = m, rest[2:]
+	}
+	if len(rest) != 2 {
+		return mode, "", "", fmt.Errorf("crash child: want sort [--mode M] SRC DEST, got %q", args)
+	}
+	return mode, rest[0], rest[1], nil
+}
