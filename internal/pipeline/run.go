@@ -171,7 +171,9 @@ func (r *Run) Close() error {
 	if r.hashes != nil {
 		errs = append(errs, r.hashes.Close())
 	}
-	if r.cfg.DryRun && r.cfg.StoreDir == "" && r.stDir != "" {
+	// The run store is scratch: a later run rebuilds everything it needs,
+	// so it is removed rather than left to take disk space in the library.
+	if r.cfg.StoreDir == "" && r.stDir != "" {
 		errs = append(errs, os.RemoveAll(r.stDir))
 	}
 	if r.unlock != nil {
