@@ -74,7 +74,7 @@ type groupPlan struct {
 }
 
 // arrange picks the group's primary and decides who travels with it.
-func arrange(members []fileInfo) groupPlan {
+func arrange(members []fileInfo, loc *time.Location) groupPlan {
 	var media, sidecars []fileInfo
 	for _, m := range members {
 		switch m.Info.Kind {
@@ -96,7 +96,7 @@ func arrange(members []fileInfo) groupPlan {
 			g.singles = append(g.singles, m)
 		}
 	}
-	g.borrowDate()
+	g.borrowDate(loc)
 	return g
 }
 
@@ -120,19 +120,33 @@ func primaryRank(f fileInfo) string {
 
 // borrowDate gives an undated leader the date its companions carry: an
 // old camera's AVI or MPG has no date, its THM thumbnail has EXIF; a
-// Takeout photo stripped of EXIF has its time in the JSON sidecar.
-func (g *groupPlan) borrowDate() {
+// Takeout photo stripped of EXIF has its time in the JSON sidecar; an XMP
+// sidecar may hold the capture date a scanner never wrote into the JPEG.
+func (g *groupPlan) borrowDate(loc *time.Location) {
 	if fromHeader(g.primary.Info.Date) {
 		return
 	}
 	for _, c := range g.companions {
-		if fromHeader(c.Info.Date) {
-			d := c.Info.Date
+		d, ok := companionDate(c, loc)
+		if ok {
 			d.Tag = filepath.Base(c.File.Path) + " " + d.Tag
 			g.primary.Info.Date = d
 			return
 		}
 	}
+}
+
+// companionDate is a companion's own capture date, read from its header
+// (a THM, a paired video) or, for a JSON or XMP sidecar, from its content.
+func companionDate(c fileInfo, loc *time.Location) (meta.Date, bool) {
+	if c.Info.Kind != meta.KindSidecar {
+		return c.Info.Date, fromHeader(c.Info.Date)
+	}
+	if c.Info.Format == "thm" && fromHeader(c.Info.Date) {
+		return c.Info.Date, true
+	}
+	d, ok, err := meta.SidecarDate(c.File.Path, c.File.Size, loc)
+	return d, ok && err == nil
 }
 
 func isRaw(format string) bool {

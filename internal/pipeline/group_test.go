@@ -75,3 +75,21 @@ func TestSameStemDifferentShotsStayApart(t *testing.T) {
 		t.Errorf("library = %v", keys(got))
 	}
 }
+
+func TestTakeoutPhotoWithoutExifTakesItsJSONDate(t *testing.T) {
+	root := t.TempDir()
+	src, dst := filepath.Join(root, "Takeout/Google Photos/Trip"), filepath.Join(root, "lib")
+	stripped := stripDates(fixture.JPEG(fixture.EXIF{}))
+	tree(t, src, map[string][]byte{
+		"beach.jpg": stripped,
+		// 1562252400 is 2019-07-04 15:00:00 UTC; the test runs with video/UTC times in UTC.
+		"beach.jpg.supplemental-metadata.json": []byte(`{"title":"beach.jpg","photoTakenTime":{"timestamp":"1562252400","formatted":"4 Jul 2019, 15:00:00 UTC"}}`),
+	})
+	sortTree(t, []string{src}, dst)
+	got := snapshot(t, dst)
+	for _, want := range []string{"2019/2019-07-04/beach.jpg", "2019/2019-07-04/beach.jpg.supplemental-metadata.json"} {
+		if _, ok := got[want]; !ok {
+			t.Errorf("missing %s; library = %v", want, keys(got))
+		}
+	}
+}

@@ -102,7 +102,7 @@ func (r *Run) planGroup(members []fileInfo, w opWriter) error {
 	if len(kept) == 0 {
 		return nil
 	}
-	g := arrange(kept)
+	g := arrange(kept, r.videoTZ())
 	for _, o := range g.orphans {
 		r.ignore(o, "sidecar without its photo or video in the same folder: left in place")
 	}
@@ -325,6 +325,14 @@ func (r *Run) listDir(dir string, stems map[string]bool) ([]plan.Existing, error
 		r.removeStaleTemps(dir)
 	}
 	return out, nil
+}
+
+// videoTZ is the zone for UTC-only times (video mvhd, Takeout JSON).
+func (r *Run) videoTZ() *time.Location {
+	if r.cfg.VideoTZ == nil {
+		return time.Local
+	}
+	return r.cfg.VideoTZ
 }
 
 // wantedStems folds the stems of every name a batch may claim (companions

@@ -17,6 +17,7 @@ import (
 	"shoebox/internal/fsx"
 	"shoebox/internal/journal"
 	"shoebox/internal/layout"
+	"shoebox/internal/storage"
 	"shoebox/internal/store"
 	"shoebox/internal/transfer"
 )
@@ -62,6 +63,27 @@ type Run struct {
 	lastProgress time.Time
 }
 
+// chooseWorkers picks the transfer workers from the storage under the
+// sources and the destination when none were asked for (fewer on spinning
+// disks and network shares), and says what it chose and why.
+func (r *Run) chooseWorkers() {
+	if r.cfg.Workers > 0 {
+		return
+	}
+	probe := func(paths ...string) []storage.Info {
+		var out []storage.Info
+		for _, p := range paths {
+			if in, err := storage.Probe(p); err == nil {
+				out = append(out, in)
+			}
+		}
+		return out
+	}
+	n, why := storage.Workers(probe(r.sources...), probe(r.dest), 0)
+	r.cfg.Workers = n
+	r.emit(Event{Type: "info", Stage: "transfer", Count: int64(n), Reason: fmt.Sprintf("%d workers: %s", n, why)})
+}
+
 // StateDir is where shoebox keeps its state inside a library.
 func StateDir(dest string) string { return filepath.Join(dest, ".shoebox") }
 
@@ -71,9 +93,7 @@ func Open(cfg Config) (*Run, error) {
 	if err := r.resolvePaths(); err != nil {
 		return nil, err
 	}
-	if r.cfg.Workers <= 0 {
-		r.cfg.Workers = 4
-	}
+	r.chooseWorkers()
 	if r.cfg.FS == nil {
 		r.cfg.FS = fsx.OS
 	}
