@@ -24,7 +24,7 @@ func printSummary(w io.Writer, s pipeline.Summary, dest string) {
 	}
 	row(verb, s.Transferred-s.Renamed)
 	row(verb+" renamed", s.Renamed)
-	row("already there", s.Identical)
+	row("already in library", s.Identical)
 	row("duplicates", s.Duplicates)
 	row("no date (→ unknown)", s.UnknownDate)
 	row("dated by file time", s.ModTimeOnly)

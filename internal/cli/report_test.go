@@ -354,7 +354,7 @@ func TestReportMatchesSummary(t *testing.T) {
 		t.Errorf("per year = %v, want 2019:4 2020:1 2021:1", sum.PerYear)
 	}
 	for _, s := range []string{rt.unreadable, "permission denied", filepath.Join(rt.src2, "private"),
-		rt.dupe, rt.noDate, "unknown/scan.jpg", "IMG_0001-1.JPG", "Done"} {
+		rt.dupe, rt.noDate, "unknown/scan.jpg", "IMG_0001-1.JPG", "Done, but 2 files failed, 1 path could not be read"} {
 		if !strings.Contains(facts.text, s) {
 			t.Errorf("report does not mention %q", s)
 		}

@@ -259,12 +259,12 @@ func TestDuplicatesAcrossSourcesAndLibrary(t *testing.T) {
 	if len(got) != 3 || got["2015/2015-03-03/IMG_1.JPG"] != string(same) || got["2015/2015-03-03/unique.jpg"] == "" {
 		t.Errorf("library = %v", keys(got))
 	}
-	if sum.Duplicates != 3 {
-		t.Errorf("duplicates = %d, want 3 (two twins of IMG_1.JPG, one already in the library)", sum.Duplicates)
+	if sum.Duplicates != 2 || sum.Identical != 1 {
+		t.Errorf("duplicates = %d, already in library = %d; want 2 (twins of IMG_1.JPG) and 1", sum.Duplicates, sum.Identical)
 	}
 	found := false
 	for _, ev := range rec.events {
-		if ev.Outcome == OutDuplicate && strings.HasSuffix(ev.Src, "from-lib.jpg") && strings.HasSuffix(ev.SameAs, "2010/kept.jpg") {
+		if ev.Outcome == OutIdentical && strings.HasSuffix(ev.Src, "from-lib.jpg") && strings.HasSuffix(ev.SameAs, "2010/kept.jpg") {
 			found = true
 		}
 	}

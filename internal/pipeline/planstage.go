@@ -153,7 +153,13 @@ func (r *Run) admit(fi fileInfo) (bool, error) {
 			Reason: fmt.Sprintf("%q: %s; dated by %s", fi.File.Path, fi.Info.Warning, fi.Info.Date.Source)})
 	}
 	dup, ok, err := r.duplicateOf(fi.Seq)
-	if ok {
+	switch {
+	case ok && dup.InLibrary:
+		// Already in the library, maybe under another name: a re-imported
+		// card reads as "already there", not as a pile of duplicates.
+		r.sum.Identical++
+		r.emit(r.opEvent(fi, OutIdentical, "", dup.Path, "already in the library as "+dup.Path))
+	case ok:
 		r.sum.Duplicates++
 		r.emit(r.opEvent(fi, OutDuplicate, "", dup.Path, "same content as "+dup.Path))
 	}

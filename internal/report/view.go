@@ -65,6 +65,7 @@ type page struct {
 	Run
 	Title       string
 	Generated   string
+	Trouble     string // what was not done, for the status line; "" when all was
 	Totals      []stat
 	Bytes       string
 	Years       template.HTML
@@ -90,6 +91,7 @@ func (c *Collector) view(run Run, sum pipeline.Summary) page {
 	p := page{
 		Run:         run,
 		Title:       title(run),
+		Trouble:     trouble(sum),
 		Generated:   run.Finished.Format("Monday 2 January 2006, 15:04"),
 		Totals:      totals(sum),
 		Bytes:       humanBytes(sum.Bytes),
@@ -115,6 +117,25 @@ func title(run Run) string {
 		return "Plan for " + run.Dest
 	}
 	return "Sorted into " + run.Dest
+}
+
+// trouble says what the run could not do: "2 files failed, 1 path could not be read".
+func trouble(s pipeline.Summary) string {
+	var parts []string
+	if s.Failed > 0 {
+		parts = append(parts, plural(s.Failed, "file", "files")+" failed")
+	}
+	if s.Problems > 0 {
+		parts = append(parts, plural(s.Problems, "path", "paths")+" could not be read")
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return group(n) + " " + many
 }
 
 func totals(s pipeline.Summary) []stat {
