@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -61,6 +62,15 @@ type Run struct {
 	journalP string
 
 	lastProgress time.Time
+}
+
+// unwrapPath drops the *PathError wrapper whose path the message already names.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // chooseWorkers picks the transfer workers from the storage under the
@@ -123,6 +133,11 @@ func (r *Run) resolvePaths() error {
 		}
 		if abs == dest {
 			return fmt.Errorf("source %q is the destination itself: sort into a different folder", s)
+		}
+		// Checked before anything is created, so a mistyped source leaves no
+		// empty library behind.
+		if _, err := os.Stat(abs); err != nil {
+			return fmt.Errorf("source %q: %w", s, unwrapPath(err))
 		}
 		r.sources = append(r.sources, abs)
 	}
