@@ -6,5 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")"
 export GOTOOLCHAIN=local GOFLAGS=-buildvcs=false
 go version
+command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium) || true # report browser test; skips when offline
 go vet ./...
 go test -race -count=1 -timeout 20m ./... "$@"

@@ -334,5 +334,3 @@ func checkUndone(t *testing.T, master *library, src, dest string, move bool, out
 		t.Errorf("after undo the source holds %d files, want %d", len(now), len(master.files))
 	}
 }
-
-

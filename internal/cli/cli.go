@@ -12,6 +12,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"shoebox/internal/pipeline"
 )
 
 // Exit codes, documented in the README and in `shoebox help`.
@@ -96,6 +98,9 @@ func report(env Env, err error) int {
 		return ee.code
 	case errors.As(err, &ue):
 		fmt.Fprintf(env.Stderr, "shoebox: %s\n", ue.msg)
+		return ExitUsage
+	case errors.Is(err, pipeline.ErrConfig):
+		fmt.Fprintf(env.Stderr, "shoebox: %s\n", strings.TrimPrefix(err.Error(), pipeline.ErrConfig.Error()+": "))
 		return ExitUsage
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(env.Stderr, "shoebox: interrupted; run the same command again to finish the job")

@@ -8,16 +8,21 @@ Usage:
   shoebox sort [flags] SRC... DEST   sort photos and videos from SRC into DEST
   shoebox explain FILE...            show every date found in a file and which one wins
   shoebox log DEST                   list the runs recorded in a library
-  shoebox undo [DEST]                reverse the last run into DEST (default: .)
+  shoebox undo [--dry-run] [DEST]    reverse the last run into DEST (default: .)
   shoebox index DEST                 build or refresh the duplicate index of a library
   shoebox completion bash|zsh|fish   print a shell completion script
   shoebox version                    print the version
   shoebox help [COMMAND]             show help for a command
 
 Examples:
-  shoebox sort --dry-run /media/card ~/Pictures/Library
+  shoebox sort --dry-run --report plan.html /media/card ~/Pictures/Library
+                                     see what would happen, as a page to read
+  shoebox sort /media/card ~/Pictures/Library
   shoebox sort --mode move ~/Downloads/phone ~/Pictures/Library
   shoebox explain IMG_0042.HEIC
+  shoebox undo ~/Pictures/Library
+
+Run "shoebox help sort" (or shoebox sort --help) for every flag of sort.
 
 Exit codes: 0 done, 1 fatal error, 2 bad command line, 3 done but some files
 failed or could not be read, 130 interrupted (run the same command to resume).
@@ -49,8 +54,19 @@ Flags:
       --unknown-dir D  folder for files with no date (default "unknown")
       --no-mtime       do not date files by modification time: send them to the unknown folder
       --video-tz Z     zone for video times stored in UTC: local (default), UTC, +02:00, Europe/Paris
+      --report FILE    also write an HTML report of the run (or of the plan) to FILE
       --json           write one JSON object per file and a summary object to stdout
   -q, --quiet          print nothing but errors
+
+Output:
+  Problems go to stderr as they happen; a summary follows at the end. While
+  a stage runs, a live progress line (count, rate, time left) shows on a
+  terminal, or a plain line every few seconds when stderr is a log. With
+  --dry-run each planned file is listed on stdout. --json puts JSON lines
+  on stdout instead (see docs/json.md), the readable summary on stderr. --report
+  writes one self-contained HTML page after the run, also after a dry run
+  or a run where some files failed. Ctrl-C stops after the files in flight;
+  the same command run again picks up where it stopped.
 
 Template tokens:
   {year} {yy} {month} {monthname} {mon} {day} {hour} {minute} {second} {date}
@@ -58,9 +74,11 @@ Template tokens:
   add :lower or :upper to a text token: {ext:lower}
 
 Examples:
-  shoebox sort --dry-run /media/card ~/Pictures/Library
+  shoebox sort --dry-run --report plan.html /media/card ~/Pictures/Library
+  shoebox sort /media/card ~/Pictures/Library
   shoebox sort -t "{year}/{month}/{date}_{name}{ext:lower}" ~/old-backup ~/Pictures/Library
   shoebox sort --mode move --verify ~/phone-dump /mnt/nas/photos
+  shoebox sort --json -q /media/card ~/Pictures/Library | jq 'select(.outcome=="failed")'
 
 Exit codes: 0 done, 1 fatal error, 2 bad command line, 3 some files failed,
 130 interrupted (run the same command again to resume).
@@ -70,7 +88,7 @@ var helps = map[string]string{
 	"sort":       sortHelp,
 	"explain":    "Usage: shoebox explain FILE...\n\nPrints every capture-date candidate found in each file (tag, value, offset),\nwhich one wins, and why.\n",
 	"log":        "Usage: shoebox log DEST\n\nLists the runs recorded in DEST/.shoebox/journal, newest last.\n",
-	"undo":       "Usage: shoebox undo [DEST]\n\nReverses the last run into DEST: moved files go back where they came from,\ncopies are removed if they are unchanged since. Anything that cannot be proven\nto be shoebox's own, unchanged work is left alone and reported.\n",
+	"undo":       undoHelp,
 	"index":      "Usage: shoebox index DEST\n\nHashes every file in a library (reusing hashes of unchanged files) so later\nruns detect duplicates against it without re-reading it.\n",
 	"completion": "Usage: shoebox completion bash|zsh|fish\n\nPrints a completion script. For bash: source <(shoebox completion bash)\n",
 }

@@ -30,11 +30,24 @@ type progress struct {
 	stage     string
 	since     time.Time // when the current stage started: the previous one's end
 	lastPlain time.Time
-	bar       *progressbar.ProgressBar
+	bar       *progressbar.ProgressBar // the live line, once the stage reported
+	next      *progressbar.ProgressBar // started, not yet drawn: the next stage's line
 }
 
 func newProgress(w io.Writer, live, plain bool) *progress {
-	return &progress{w: w, live: live, plain: plain, now: time.Now, since: time.Now()}
+	p := &progress{w: w, live: live, plain: plain, now: time.Now, since: time.Now()}
+	p.startNext()
+	return p
+}
+
+// startNext starts the clock of the next stage's bar now, when the stage
+// begins: its first report comes only after a few hundred files, and a bar
+// started then would show those as done in no time at a silly rate.
+func (p *progress) startNext() {
+	if p.live {
+		p.next = newBar(p.w)
+		p.next.StartWithoutRender()
+	}
 }
 
 // update takes a "progress" event.
@@ -59,6 +72,7 @@ func (p *progress) stageDone() {
 	p.clear()
 	p.stage = ""
 	p.since = p.now()
+	p.startNext()
 }
 
 // clear removes the live line, so that a message can be printed in its
@@ -82,7 +96,10 @@ func (p *progress) pause() {
 
 func (p *progress) drawBar(ev pipeline.Event) {
 	if p.bar == nil {
-		p.bar = newBar(p.w, ev)
+		if p.bar, p.next = p.next, nil; p.bar == nil {
+			p.bar = newBar(p.w) // a second stage without a "stage" event between
+		}
+		p.bar.Describe(fmt.Sprintf("%-8s", ev.Stage))
 	}
 	if ev.Total > 0 && ev.Total != p.bar.GetMax64() {
 		p.bar.ChangeMax64(ev.Total)
@@ -90,20 +107,17 @@ func (p *progress) drawBar(ev pipeline.Event) {
 	_ = p.bar.Set64(ev.Count)
 }
 
-func newBar(w io.Writer, ev pipeline.Event) *progressbar.ProgressBar {
-	total := ev.Total
-	if total <= 0 {
-		total = -1 // a spinner: the scan cannot know how many files remain
-	}
-	return progressbar.NewOptions64(total,
+// newBar makes a bar of unknown length, a spinner, until a total is known:
+// the scan cannot know how many files remain.
+func newBar(w io.Writer) *progressbar.ProgressBar {
+	return progressbar.NewOptions64(-1,
 		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription(fmt.Sprintf("%-8s", ev.Stage)),
 		progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(),
 		progressbar.OptionSetItsString("files"),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(100*time.Millisecond),
+		// no throttle: the pipeline reports at most every 250 ms already
 		// no ticker goroutine: it would draw while the printer writes other lines
 		progressbar.OptionSetSpinnerChangeInterval(0),
 		progressbar.OptionClearOnFinish(),

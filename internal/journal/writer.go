@@ -121,6 +121,13 @@ func (w *Writer) write(frame []byte) error {
 		w.err = fmt.Errorf("append to journal %q: %w", w.path, err)
 		return w.err
 	}
+	// Hand each entry to the kernel before the change it announces: a
+	// killed process then loses nothing it journaled (a power cut may still
+	// lose entries written since the last Sync, which batches fdatasync).
+	if err := w.buf.Flush(); err != nil {
+		w.err = fmt.Errorf("append to journal %q: %w", w.path, err)
+		return w.err
+	}
 	return nil
 }
 

@@ -76,7 +76,7 @@ func (r *Run) indexLibrary(ctx context.Context) error {
 		e.t(f.ModTime)
 		return w.Put(sizeKey(keyLib, f.Size, []byte(f.Path)), e.bytes())
 	}
-	opt := scan.Options{Exclude: []string{StateDir(r.dest)}, Workers: r.cfg.Workers}
+	opt := scan.Options{Exclude: r.libraryExcludes(), Workers: r.cfg.Workers}
 	_, err := scan.Walk(ctx, []string{r.dest}, opt, emit, r.scanProblem("index"))
 	if ferr := w.Flush(); err == nil {
 		err = ferr
@@ -91,6 +91,19 @@ func (r *Run) indexLibrary(ctx context.Context) error {
 type sizeEntry struct {
 	seq      uint64
 	groupKey []byte
+}
+
+// libraryExcludes keeps the library index out of shoebox's state and out
+// of any source inside the library (sorting DEST/incoming into DEST): those
+// files are being imported, not already in the library.
+func (r *Run) libraryExcludes() []string {
+	ex := []string{StateDir(r.dest)}
+	for _, s := range r.sources {
+		if within(s, r.dest) {
+			ex = append(ex, s)
+		}
+	}
+	return ex
 }
 
 // member is one file in a size group.

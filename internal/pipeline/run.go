@@ -21,6 +21,7 @@ import (
 	"shoebox/internal/storage"
 	"shoebox/internal/store"
 	"shoebox/internal/transfer"
+	"shoebox/internal/undo"
 )
 
 // Config is everything a run needs to know.
@@ -64,6 +65,14 @@ type Run struct {
 	lastProgress time.Time
 }
 
+// sameFolder reports whether two existing paths name one folder (through
+// a symlink or a bind mount).
+func sameFolder(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
+}
+
 // unwrapPath drops the *PathError wrapper whose path the message already names.
 func unwrapPath(err error) error {
 	var pe *fs.PathError
@@ -71,6 +80,23 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// recoverInterrupted finishes what a killed run left half done (temp files,
+// a cross-device move whose copy landed but whose source was not yet
+// removed) before this run plans anything. Dry runs only look.
+func (r *Run) recoverInterrupted() error {
+	if r.unlock == nil {
+		return nil
+	}
+	st, err := undo.Interrupted(context.Background(), r.dest, r.cfg.FS)
+	for _, p := range st.Problems {
+		r.emit(Event{Type: "warning", Stage: "recover", Reason: p})
+	}
+	if err != nil {
+		return fmt.Errorf("finish the interrupted run in %q: %w", r.dest, err)
+	}
+	return nil
 }
 
 // chooseWorkers picks the transfer workers from the storage under the
@@ -94,6 +120,10 @@ func (r *Run) chooseWorkers() {
 	r.emit(Event{Type: "info", Stage: "transfer", Count: int64(n), Reason: fmt.Sprintf("%d workers: %s", n, why)})
 }
 
+// ErrConfig marks a configuration that cannot work (the command line's
+// fault, not the disk's): the CLI answers it with its usage exit code.
+var ErrConfig = errors.New("invalid arguments")
+
 // StateDir is where shoebox keeps its state inside a library.
 func StateDir(dest string) string { return filepath.Join(dest, ".shoebox") }
 
@@ -114,12 +144,16 @@ func Open(cfg Config) (*Run, error) {
 		r.Close()
 		return nil, err
 	}
+	if err := r.recoverInterrupted(); err != nil {
+		r.Close()
+		return nil, err
+	}
 	return r, nil
 }
 
 func (r *Run) resolvePaths() error {
 	if len(r.cfg.Sources) == 0 {
-		return errors.New("no source folder given")
+		return fmt.Errorf("%w: no source folder given", ErrConfig)
 	}
 	dest, err := filepath.Abs(r.cfg.Dest)
 	if err != nil {
@@ -131,8 +165,8 @@ func (r *Run) resolvePaths() error {
 		if err != nil {
 			return fmt.Errorf("source %q: %w", s, err)
 		}
-		if abs == dest {
-			return fmt.Errorf("source %q is the destination itself: sort into a different folder", s)
+		if abs == dest || sameFolder(abs, dest) {
+			return fmt.Errorf("%w: source %q is the destination itself: sort into a different folder", ErrConfig, s)
 		}
 		// Checked before anything is created, so a mistyped source leaves no
 		// empty library behind.

@@ -38,7 +38,7 @@ var (
 	// ErrNoJournal: the library has no run recorded.
 	ErrNoJournal = errors.New("no runs are recorded here: nothing to undo")
 	// ErrNothingToUndo: every recorded run is undone already.
-	ErrNothingToUndo = errors.New("every recorded run is already undone")
+	ErrNothingToUndo = errors.New("nothing to undo: every run that changed files here is undone already")
 )
 
 // flushEvery bounds how many reversals share one round of fsyncs.

@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+
+	"shoebox/internal/config"
+)
+
+// flagKeys maps each sort flag (long or short spelling) to its config key.
+var flagKeys = map[string]string{
+	"template": "template", "t": "template", "mode": "mode", "workers": "workers",
+	"dedup": "dedup", "unknown-dir": "unknown_dir", "video-tz": "video_tz",
+	"no-mtime": "no_mtime", "verify": "verify", "follow-links": "follow_links", "hidden": "hidden",
+}
+
+// applyConfig fills every sort flag the user did not type from the config
+// files — the library's DEST/.shoebox/config.toml over the user's
+// ~/.config/shoebox/config.toml — so a library keeps its layout across runs
+// and machines. Flags on the command line always win.
+func applyConfig(fs *flag.FlagSet, f *sortFlags, dest string) error {
+	file, _, err := config.Load(dest)
+	if err != nil {
+		if errors.Is(err, config.ErrInvalid) {
+			return usagef("%s", err)
+		}
+		return err
+	}
+	given := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { given[flagKeys[fl.Name]] = true })
+	set := func(key string, apply func()) {
+		if !given[key] {
+			apply()
+		}
+	}
+	if v := file.Template; v != nil {
+		set("template", func() { f.template = *v })
+	}
+	if v := file.Mode; v != nil {
+		set("mode", func() { f.mode = *v })
+	}
+	if v := file.Workers; v != nil {
+		set("workers", func() { f.workers = *v })
+	}
+	if v := file.Dedup; v != nil {
+		set("dedup", func() { f.dedup = *v })
+	}
+	if v := file.UnknownDir; v != nil {
+		set("unknown_dir", func() { f.unknown = *v })
+	}
+	if v := file.VideoTZ; v != nil {
+		set("video_tz", func() { f.videoTZ = *v })
+	}
+	for _, b := range []struct {
+		key string
+		v   *bool
+		to  *bool
+	}{{"no_mtime", file.NoMtime, &f.noMtime}, {"verify", file.Verify, &f.verify}, {"follow_links", file.FollowLinks, &f.follow}, {"hidden", file.Hidden, &f.hidden}} {
+		if b.v != nil {
+			v, to := *b.v, b.to
+			set(b.key, func() { *to = v })
+		}
+	}
+	return nil
+}
+
+// rememberLayout records the template in a library that has no config
+// yet, so the next sort into it — from any machine — uses the same layout.
+func rememberLayout(dest, template string) error {
+	if _, found, err := config.ReadFile(config.LibraryPath(dest)); err != nil || found {
+		return err
+	}
+	return config.SaveLibrary(dest, config.Settings{Template: &template})
+}
