@@ -30,6 +30,7 @@ func printSummary(w io.Writer, s pipeline.Summary, dest string) {
 	row("dated by file time", s.ModTimeOnly)
 	row("not media, left alone", s.Ignored)
 	row("failed", s.Failed)
+	row("not attempted", s.NotAttempted)
 	row("unreadable paths", s.Problems)
 	if years := s.Years(); len(years) > 0 {
 		parts := make([]string, 0, len(years))

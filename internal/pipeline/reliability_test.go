@@ -150,20 +150,15 @@ func threePhotos() map[string][]byte {
 
 const day = "2019/2019-07-04/"
 
-// TestInjectedWriteFaultsFailOnlyThatFile covers a full disk and a lying
-// device on the copy of one file: that file fails whole and is reported,
-// the others land, and a re-run once the fault is gone completes the job.
+// TestInjectedWriteFaultsFailOnlyThatFile covers a lying device on the copy
+// of one file: that file fails whole and is reported, the others land, and
+// a re-run once the fault is gone completes the job.
 func TestInjectedWriteFaultsFailOnlyThatFile(t *testing.T) {
 	cases := []struct {
 		name string
 		rule fsx.Rule
 		want string
 	}{
-		{"ENOSPC on write", fsx.Rule{Op: "write", Err: syscall.ENOSPC}, "no space left on device"},
-		{"ENOSPC on create", fsx.Rule{Op: "create", Err: syscall.ENOSPC}, "no space left on device"},
-		{"ENOSPC on fsync", fsx.Rule{Op: "sync", Err: syscall.ENOSPC}, "no space left on device"},
-		{"EDQUOT on write", fsx.Rule{Op: "write", Err: syscall.EDQUOT}, "quota exceeded"},
-		{"short write with ENOSPC", fsx.Rule{Op: "write", Short: true, Err: syscall.ENOSPC}, "no space left on device"},
 		{"short write, no error", fsx.Rule{Op: "write", Short: true}, "short write"},
 		{"EIO on fsync", fsx.Rule{Op: "sync", Err: syscall.EIO}, "input/output error"},
 		{"EIO on rename", fsx.Rule{Op: "rename", Err: syscall.EIO}, "input/output error"},
@@ -186,14 +181,62 @@ func TestInjectedWriteFaultsFailOnlyThatFile(t *testing.T) {
 				day + "IMG_1.JPG": before["IMG_1.JPG"], day + "IMG_3.JPG": before["IMG_3.JPG"]})
 			assertNoTemps(t, c.dst)
 			assertSame(t, snapshot(t, c.src), before)
+			c.rerunCompletes(before)
+		})
+	}
+}
 
-			c.cfg.FS = nil // the disk has been fixed
-			sum = c.mustSort()
-			if sum.Transferred != 1 || sum.Failed != 0 {
-				t.Errorf("re-run summary %+v, want the one missing file transferred", sum)
+// rerunCompletes runs again on a healthy disk and expects the full library.
+func (c *relCase) rerunCompletes(before map[string]string) {
+	c.t.Helper()
+	c.cfg.FS = nil // the disk has been fixed
+	sum := c.mustSort()
+	if sum.Failed != 0 || sum.NotAttempted != 0 {
+		c.t.Errorf("re-run summary %+v, want the missing files transferred", sum)
+	}
+	assertSame(c.t, snapshot(c.t, c.dst), map[string]string{
+		day + "IMG_1.JPG": before["IMG_1.JPG"], day + "IMG_2.JPG": before["IMG_2.JPG"], day + "IMG_3.JPG": before["IMG_3.JPG"]})
+}
+
+// TestFullDestinationStopsTheRun: when the library is full (or over quota)
+// every further file would fail the same way, so the run stops after the
+// files in flight, says why and how to finish, and leaves nothing partial.
+func TestFullDestinationStopsTheRun(t *testing.T) {
+	cases := []struct {
+		name string
+		rule fsx.Rule
+		want string
+	}{
+		{"ENOSPC on write", fsx.Rule{Op: "write", Err: syscall.ENOSPC}, "no space left on device"},
+		{"ENOSPC on create", fsx.Rule{Op: "create", Err: syscall.ENOSPC}, "no space left on device"},
+		{"ENOSPC on fsync", fsx.Rule{Op: "sync", Err: syscall.ENOSPC}, "no space left on device"},
+		{"EDQUOT on write", fsx.Rule{Op: "write", Err: syscall.EDQUOT}, "quota exceeded"},
+		{"short write with ENOSPC", fsx.Rule{Op: "write", Short: true, Err: syscall.ENOSPC}, "no space left on device"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newRelCase(t, threePhotos())
+			before := snapshot(t, c.src)
+			rule := tc.rule
+			rule.Path = "IMG_2.JPG"
+			c.cfg.FS = fsx.NewFaults(fsx.OS).Add(rule)
+			sum, err := c.sortAll()
+			if !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "run the same command again") {
+				t.Fatalf("run error = %v, want a stop that says how to finish", err)
 			}
-			assertSame(t, snapshot(t, c.dst), map[string]string{
-				day + "IMG_1.JPG": before["IMG_1.JPG"], day + "IMG_2.JPG": before["IMG_2.JPG"], day + "IMG_3.JPG": before["IMG_3.JPG"]})
+			bad := filepath.Join(c.src, "IMG_2.JPG")
+			assertFailedOnly(t, c.rec, map[string][]string{bad: {tc.want}})
+			if sum.Failed != 1 || sum.Transferred+sum.NotAttempted != 2 || !sum.Incomplete() {
+				t.Errorf("summary %+v, want 1 failed and the other 2 transferred or not attempted", sum)
+			}
+			for name, content := range snapshot(t, c.dst) {
+				if content != before[strings.TrimPrefix(name, day)] {
+					t.Errorf("%s in the library is not a complete copy", name)
+				}
+			}
+			assertNoTemps(t, c.dst)
+			assertSame(t, snapshot(t, c.src), before)
+			c.rerunCompletes(before)
 		})
 	}
 }

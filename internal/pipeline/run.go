@@ -63,6 +63,8 @@ type Run struct {
 	journalP string
 
 	lastProgress time.Time
+	stop         context.CancelFunc // ends the transfer stage early
+	stopped      error              // why it ended early (wraps ErrStopped)
 }
 
 // sameFolder reports whether two existing paths name one folder (through

@@ -42,21 +42,22 @@ type Event struct {
 
 // Summary counts the run's outcomes.
 type Summary struct {
-	Scanned     int64            `json:"scanned"`
-	Problems    int64            `json:"problems"` // paths the scan could not read
-	Media       int64            `json:"media"`
-	Ignored     int64            `json:"ignored"`
-	Transferred int64            `json:"transferred"`
-	Renamed     int64            `json:"renamed"`
-	Identical   int64            `json:"skipped_identical"`
-	Duplicates  int64            `json:"duplicates"`
-	UnknownDate int64            `json:"unknown_date"`
-	ModTimeOnly int64            `json:"dated_by_mtime"`
-	Failed      int64            `json:"failed"`
-	Bytes       int64            `json:"bytes"`
-	PerYear     map[int]int64    `json:"per_year"` // files planned into each capture year (0 = unknown)
-	Sources     map[string]int64 `json:"date_sources"`
-	DryRun      bool             `json:"dry_run"`
+	Scanned      int64            `json:"scanned"`
+	Problems     int64            `json:"problems"` // paths the scan could not read
+	Media        int64            `json:"media"`
+	Ignored      int64            `json:"ignored"`
+	Transferred  int64            `json:"transferred"`
+	Renamed      int64            `json:"renamed"`
+	Identical    int64            `json:"skipped_identical"`
+	Duplicates   int64            `json:"duplicates"`
+	UnknownDate  int64            `json:"unknown_date"`
+	ModTimeOnly  int64            `json:"dated_by_mtime"`
+	Failed       int64            `json:"failed"`
+	NotAttempted int64            `json:"not_attempted"` // left for the next run after a stop (destination full)
+	Bytes        int64            `json:"bytes"`
+	PerYear      map[int]int64    `json:"per_year"` // files planned into each capture year (0 = unknown)
+	Sources      map[string]int64 `json:"date_sources"`
+	DryRun       bool             `json:"dry_run"`
 }
 
 func newSummary() Summary {
@@ -74,4 +75,4 @@ func (s Summary) Years() []int {
 }
 
 // Incomplete reports whether some file was not handled: the exit code 3 case.
-func (s Summary) Incomplete() bool { return s.Failed > 0 || s.Problems > 0 }
+func (s Summary) Incomplete() bool { return s.Failed > 0 || s.Problems > 0 || s.NotAttempted > 0 }

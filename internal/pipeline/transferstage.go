@@ -2,12 +2,15 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
+	"shoebox/internal/fsx"
 	"shoebox/internal/journal"
 	"shoebox/internal/meta"
 	"shoebox/internal/store"
@@ -48,6 +51,10 @@ func (r *Run) Transfer(ctx context.Context) error {
 	if err := r.openExecutor(); err != nil {
 		return err
 	}
+	outer := ctx
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	r.stop = stop
 	jobs := make(chan opRecord, queueLen)
 	results := make(chan opResult, queueLen)
 	var wg sync.WaitGroup
@@ -56,7 +63,14 @@ func (r *Run) Transfer(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			for o := range jobs {
-				results <- opResult{op: o, res: r.exec.Do(ctx, r.transferOp(o))}
+				if ctx.Err() != nil {
+					results <- opResult{op: o, skipped: true}
+					continue
+				}
+				// A file once started is finished (or discarded whole by the
+				// executor): stopping, for Ctrl-C or a full disk, happens
+				// between files.
+				results <- opResult{op: o, res: r.exec.Do(context.WithoutCancel(ctx), r.transferOp(o))}
 			}
 		}()
 	}
@@ -79,7 +93,11 @@ func (r *Run) Transfer(ctx context.Context) error {
 		})
 	}()
 	n, ferr := r.collect(results)
-	err := firstErr(<-readErr, ferr, r.closeExecutor())
+	rerr := <-readErr
+	if r.stopped != nil && outer.Err() == nil {
+		rerr = nil // the reader only saw our own cancellation
+	}
+	err := firstErr(r.stopped, rerr, ferr, r.closeExecutor())
 	r.emit(Event{Type: "stage", Stage: "transfer", Count: n, Elapsed: time.Since(start).Seconds()})
 	if err == nil {
 		err = r.st.DeletePrefix(keyOp)
@@ -88,8 +106,31 @@ func (r *Run) Transfer(ctx context.Context) error {
 }
 
 type opResult struct {
-	op  opRecord
-	res transfer.Result
+	op      opRecord
+	res     transfer.Result
+	skipped bool // not attempted: the run was stopping
+}
+
+// ErrStopped is returned when the transfer stopped early because every
+// further file would fail the same way.
+var ErrStopped = errors.New("stopped")
+
+// stopFor ends the transfer at the first error that no other file can
+// escape — the destination is full, over quota or read-only — instead of
+// failing every remaining file one by one. Files in flight finish or are
+// discarded whole; the rest are counted as not attempted.
+func (r *Run) stopFor(err error) {
+	if r.stopped != nil {
+		return
+	}
+	for _, errno := range []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT, syscall.EROFS} {
+		if errors.Is(err, errno) {
+			r.stopped = fmt.Errorf("%w: %s: %v; free some space (or fix the destination) and run the same command again to finish",
+				ErrStopped, fsx.Hint(err), errno)
+			r.stop()
+			return
+		}
+	}
 }
 
 func (r *Run) transferOp(o opRecord) transfer.Op {
@@ -103,7 +144,14 @@ func (r *Run) collect(results <-chan opResult) (int64, error) {
 	for res := range results {
 		n++
 		r.progress("transfer", n, int64(r.nextOp))
+		if res.skipped {
+			r.sum.NotAttempted++
+			continue
+		}
 		r.account(res)
+		if res.res.Err != nil {
+			r.stopFor(res.res.Err)
+		}
 		if n%flushEvery == 0 && err == nil {
 			err = r.exec.Flush()
 		}
