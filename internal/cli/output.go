@@ -16,7 +16,11 @@ func printSummary(w io.Writer, s pipeline.Summary, dest string) {
 	if s.DryRun {
 		verb = "would transfer"
 	}
-	fmt.Fprintf(w, "\n%s: %d of %d files scanned are photos or videos\n", dest, s.Media, s.Scanned)
+	fmt.Fprintf(w, "\n%s: %d of %d files scanned are photos or videos", dest, s.Media, s.Scanned)
+	if s.Sidecars > 0 {
+		fmt.Fprintf(w, ", %d more are their sidecars", s.Sidecars)
+	}
+	fmt.Fprintln(w)
 	row := func(label string, n int64) {
 		if n > 0 {
 			fmt.Fprintf(w, "  %-22s %8d\n", label, n)

@@ -125,6 +125,8 @@ func jsonSummary(t *testing.T, stdout string) ([]pipeline.Event, pipeline.Summar
 			if err := json.Unmarshal(sc.Bytes(), &sum); err != nil {
 				t.Fatalf("summary line: %v", err)
 			}
+		case "info":
+			// A choice the run made (workers): not about any one file.
 		case "op", "warning", "problem":
 			var ev pipeline.Event
 			if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {

@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"flag"
+	"fmt"
+	iofs "io/fs"
 
 	"shoebox/internal/config"
 )
@@ -18,12 +20,17 @@ var flagKeys = map[string]string{
 // files — the library's DEST/.shoebox/config.toml over the user's
 // ~/.config/shoebox/config.toml — so a library keeps its layout across runs
 // and machines. Flags on the command line always win.
-func applyConfig(fs *flag.FlagSet, f *sortFlags, dest string) error {
+func applyConfig(env Env, fs *flag.FlagSet, f *sortFlags, dest string) error {
 	file, _, err := config.Load(dest)
-	if err != nil {
-		if errors.Is(err, config.ErrInvalid) {
-			return usagef("%s", err)
-		}
+	switch {
+	case errors.Is(err, config.ErrInvalid):
+		return usagef("%s", err)
+	case errors.Is(err, iofs.ErrPermission):
+		// Someone else's config (running as another user with their
+		// HOME): say so and go on with the flags and the defaults.
+		fmt.Fprintf(env.Stderr, "shoebox: warning: %s; going on without it\n", sentence(err))
+		return nil
+	case err != nil:
 		return err
 	}
 	given := map[string]bool{}

@@ -28,7 +28,7 @@ func (f *sortFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.template, "template", DefaultTemplate, "")
 	fs.StringVar(&f.template, "t", DefaultTemplate, "")
 	fs.StringVar(&f.mode, "mode", "copy", "")
-	fs.IntVar(&f.workers, "workers", 4, "")
+	fs.IntVar(&f.workers, "workers", 0, "") // 0: chosen from the storage under SRC and DEST
 	fs.BoolVar(&f.dryRun, "dry-run", false, "")
 	fs.BoolVar(&f.dryRun, "n", false, "")
 	f.dedup = true
@@ -57,6 +57,11 @@ func cmdSort(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if len(operands) >= 2 {
+		if err := applyConfig(env, fs, &f, operands[len(operands)-1]); err != nil {
+			return err
+		}
+	}
 	cfg, err := f.config(operands)
 	if err != nil {
 		return err
@@ -78,8 +83,8 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 	if err != nil {
 		return pipeline.Config{}, usagef("--mode: %s", err)
 	}
-	if f.workers < 1 || f.workers > 256 {
-		return pipeline.Config{}, usagef("--workers: want 1 to 256, not %d", f.workers)
+	if f.workers < 0 || f.workers > 256 {
+		return pipeline.Config{}, usagef("--workers: want 1 to 256 (or 0 to choose from the storage), not %d", f.workers)
 	}
 	tz, err := parseZone(f.videoTZ)
 	if err != nil {
@@ -118,6 +123,11 @@ func runSort(ctx context.Context, env Env, f sortFlags, cfg pipeline.Config) err
 	}
 	if err := errors.Join(runErr, closeErr, repErr); err != nil {
 		return err
+	}
+	if !cfg.DryRun {
+		if err := rememberLayout(run.Dest(), f.template); err != nil {
+			fmt.Fprintf(env.Stderr, "shoebox: warning: could not record the layout in the library: %s\n", err)
+		}
 	}
 	if sum.Incomplete() {
 		return exitError{ExitIncomplete}
@@ -177,6 +187,9 @@ func (p *printer) event(ev pipeline.Event) {
 	case ev.Type == "warning" && !p.f.quiet:
 		p.pause()
 		fmt.Fprintf(p.env.Stderr, "shoebox: warning: %s\n", ev.Reason)
+	case ev.Type == "info" && !p.f.quiet && p.enc == nil:
+		p.pause()
+		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", ev.Reason)
 	case ev.Outcome == pipeline.OutFailed:
 		p.pause()
 		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", ev.Reason)

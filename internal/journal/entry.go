@@ -15,14 +15,19 @@ const (
 	// is removed only after its copy is Done.
 	RemoveSource
 	Mkdir
+	// RemoveDuplicate removes a source that is byte-identical to a file
+	// kept in the library (Src the removed duplicate, Dst the kept file).
+	// Appended last: the numbers above are in journals already written.
+	RemoveDuplicate
 )
 
 var actionNames = [...]string{
 	Copy: "copy", Move: "move", Hardlink: "hardlink", Symlink: "symlink",
 	Reflink: "reflink", RemoveSource: "remove-source", Mkdir: "mkdir",
+	RemoveDuplicate: "remove-duplicate",
 }
 
-func (a Action) valid() bool { return a >= Copy && a <= Mkdir }
+func (a Action) valid() bool { return a >= Copy && a <= RemoveDuplicate }
 
 func (a Action) String() string {
 	if a.valid() {

@@ -468,10 +468,32 @@ func TestNewRunIDSortsByTime(t *testing.T) {
 }
 
 func TestStrings(t *testing.T) {
-	if Copy.String() != "copy" || RemoveSource.String() != "remove-source" || Action(99).String() != "action(99)" {
+	if Copy.String() != "copy" || RemoveSource.String() != "remove-source" || RemoveDuplicate.String() != "remove-duplicate" ||
+		Action(99).String() != "action(99)" {
 		t.Error("Action.String")
 	}
 	if Intent.String() != "intent" || Undone.String() != "undone" || State(0).String() != "state(0)" {
 		t.Error("State.String")
+	}
+}
+
+// TestRemoveDuplicateRoundTrips: the action added after version 1 is
+// written and read back like the others, and the version-1 actions keep
+// their numbers (the golden journal checks their encoding).
+func TestRemoveDuplicateRoundTrips(t *testing.T) {
+	if Mkdir != 7 || RemoveDuplicate != 8 {
+		t.Fatalf("action numbers moved: Mkdir=%d RemoveDuplicate=%d", Mkdir, RemoveDuplicate)
+	}
+	want := []Entry{
+		{Seq: 4, State: Intent, Action: RemoveDuplicate, Src: "/card/b/IMG_1 copy.JPG", Dst: "/lib/2019/IMG_1.JPG", Size: 12345, ModTime: 1e18},
+		{Seq: 4, State: Done, Action: RemoveDuplicate, Src: "/card/b/IMG_1 copy.JPG", Dst: "/lib/2019/IMG_1.JPG", Size: 12345, ModTime: 1e18, Dev: 2049, Ino: 77},
+	}
+	path, _ := writeJournal(t, t.TempDir(), want, true)
+	var got []Entry
+	if _, err := Read(path, func(e Entry) error { got = append(got, e); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("read back %+v, want %+v", got, want)
 	}
 }

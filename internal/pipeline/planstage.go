@@ -104,6 +104,7 @@ func (r *Run) planGroup(members []fileInfo, w opWriter) error {
 	}
 	g := arrange(kept, r.videoTZ())
 	for _, o := range g.orphans {
+		r.sum.Sidecars--
 		r.ignore(o, "sidecar without its photo or video in the same folder: left in place")
 	}
 	if g.primary.File.Path == "" {
@@ -137,7 +138,11 @@ func (r *Run) admit(fi fileInfo) (bool, error) {
 	switch fi.Info.Kind {
 	case meta.KindPhoto, meta.KindVideo:
 	case meta.KindSidecar:
-		return fi.File.Size > 0, nil
+		if fi.File.Size == 0 {
+			return false, nil
+		}
+		r.sum.Sidecars++
+		return true, nil
 	default:
 		r.ignore(fi, "not a photo or video")
 		return false, nil
@@ -182,7 +187,7 @@ func (r *Run) placement(fi fileInfo) planned {
 		p.Name = layout.SafeName(stem + ext)
 		return p
 	}
-	p.Year = date.Wall.Year()
+	p.Year, p.Taken, p.Tag = date.Wall.Year(), date.Wall, date.Tag
 	p.Dir, p.Name = r.cfg.Template.Expand(layout.Fields{
 		Time: date.Wall, Name: stem, Ext: ext,
 		Make: fi.Info.Make, Model: fi.Info.Model, Kind: fi.Info.Kind.String(),

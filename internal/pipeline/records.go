@@ -100,6 +100,8 @@ type planned struct {
 	Year    int // capture year, 0 when unknown
 	Unknown bool
 	Source  meta.Source
+	Taken   time.Time // the capture wall clock used, zero when unknown
+	Tag     string    // the field it came from
 	// Companions travel under this file's stem (sidecars, the other half of a pair).
 	Companions []companion
 }
@@ -122,6 +124,8 @@ func putPlanned(e *enc, p planned) {
 	e.i(int64(p.Year))
 	e.bool(p.Unknown)
 	e.u(uint64(p.Source))
+	e.t(p.Taken)
+	e.s(p.Tag)
 	e.u(uint64(len(p.Companions)))
 	for _, c := range p.Companions {
 		e.s(c.Src)
@@ -133,7 +137,7 @@ func putPlanned(e *enc, p planned) {
 
 func getPlanned(d *dec) planned {
 	p := planned{Seq: d.u(), Src: d.s(), Size: d.i(), ModTime: d.t(), Dir: d.s(), Name: d.s(),
-		Year: int(d.i()), Unknown: d.bool(), Source: meta.Source(d.u())}
+		Year: int(d.i()), Unknown: d.bool(), Source: meta.Source(d.u()), Taken: d.t(), Tag: d.s()}
 	n := d.u()
 	if n > maxCompanions {
 		d.fail()

@@ -119,7 +119,7 @@ func (r *Run) chooseWorkers() {
 	}
 	n, why := storage.Workers(probe(r.sources...), probe(r.dest), 0)
 	r.cfg.Workers = n
-	r.emit(Event{Type: "info", Stage: "transfer", Count: int64(n), Reason: fmt.Sprintf("%d workers: %s", n, why)})
+	r.emit(Event{Type: "info", Stage: "transfer", Count: int64(n), Reason: why})
 }
 
 // ErrConfig marks a configuration that cannot work (the command line's

@@ -46,6 +46,7 @@ type Summary struct {
 	Problems     int64            `json:"problems"` // paths the scan could not read
 	Media        int64            `json:"media"`
 	Ignored      int64            `json:"ignored"`
+	Sidecars     int64            `json:"sidecars"` // XMP, AAE, THM, Takeout JSON beside their photos (they travel with them)
 	Transferred  int64            `json:"transferred"`
 	Renamed      int64            `json:"renamed"`
 	Identical    int64            `json:"skipped_identical"`

@@ -166,8 +166,8 @@ func (r *Run) account(x opResult) {
 	o, res := x.op, x.res
 	ev := Event{Type: "op", Action: r.cfg.Mode.String(), Src: o.Src, Dst: o.Dst, Size: o.Size,
 		DateSource: o.Source.String(), Reason: res.Fallback}
-	if o.Year > 0 || o.Unknown {
-		ev.Date = fmt.Sprint(o.Year)
+	if !o.Unknown && !o.Taken.IsZero() {
+		ev.Date, ev.DateTag = o.Taken.Format("2006-01-02T15:04:05"), o.Tag
 	}
 	switch {
 	case res.Err != nil:

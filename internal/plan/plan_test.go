@@ -143,6 +143,9 @@ func TestKeeper(t *testing.T) {
 		{"earliest date", []Copy{{Path: "/a", Wall: d("2019-01-02")}, {Path: "/b", Wall: d("2019-01-01")}}, 1},
 		{"known date beats unknown", []Copy{{Path: "/a"}, {Path: "/bbbb", Wall: d("2019-01-01")}}, 1},
 		{"shortest path", []Copy{{Path: "/backup/old/a.jpg"}, {Path: "/card/a.jpg"}}, 1},
+		{"not a copy's name", []Copy{{Path: "/p/IMG_1 copy.JPG"}, {Path: "/card/DCIM/100/IMG_1.JPG"}}, 1},
+		{"not a counter copy", []Copy{{Path: "/p/IMG_1 (2).JPG"}, {Path: "/card/DCIM/IMG_1.JPG"}}, 1},
+		{"copy of", []Copy{{Path: "/p/Copy of IMG_1.JPG"}, {Path: "/card/DCIM/IMG_1.JPG"}}, 1},
 		{"byte order last", []Copy{{Path: "/b/a.jpg"}, {Path: "/a/a.jpg"}}, 1},
 	}
 	for _, c := range cases {
