@@ -19,6 +19,7 @@ package config
 import (
 	"fmt"
 	"reflect"
+	"shoebox/internal/spell"
 	"strings"
 )
 
@@ -93,34 +94,15 @@ func keyNamed(name string) (key, bool) {
 // close enough to be a likely typo.
 func closestKey(name string) string {
 	norm := strings.ToLower(strings.ReplaceAll(name, "-", "_"))
-	best, bestDist := "", 1+max(2, len(norm)/3)
-	for _, k := range keys {
-		if d := editDistance(norm, k.name); d < bestDist {
-			best, bestDist = k.name, d
-		}
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.name
+	}
+	best, d := spell.Closest(norm, names)
+	if d < 0 || d > max(2, len(norm)/3) {
+		return ""
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func validKeyList() string {

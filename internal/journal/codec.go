@@ -5,6 +5,8 @@ import (
 	"errors"
 	"hash/crc32"
 	"time"
+
+	"shoebox/internal/record"
 )
 
 const (
@@ -37,9 +39,7 @@ func appendFrame(dst, payload []byte) []byte {
 	return append(append(dst, hdr[:]...), payload...)
 }
 
-func appendString(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
-}
+func appendString(b []byte, s string) []byte { return record.AppendString(b, s) }
 
 func encodeHeader(h Header) []byte {
 	b := []byte{typeHeader}
@@ -67,104 +67,45 @@ func appendEntry(b []byte, e Entry) []byte {
 	return appendString(b, e.Err)
 }
 
-var errMalformed = errors.New("malformed record")
+// errMalformed is the error of a record whose fields do not decode.
+var errMalformed = record.ErrMalformed
 
-// decoder reads fields from one payload; the first failure sticks, so
-// callers check err once at the end.
-type decoder struct {
-	b   []byte
-	err error
-}
-
-func (d *decoder) fail() {
-	if d.err == nil {
-		d.err = errMalformed
-	}
-	d.b = nil
-}
-
-func (d *decoder) byte() byte {
-	if len(d.b) < 1 {
-		d.fail()
-		return 0
-	}
-	c := d.b[0]
-	d.b = d.b[1:]
-	return c
-}
-
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) varint() int64 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-// string never allocates more than the payload holds.
-func (d *decoder) string() string {
-	n := d.uvarint()
-	if n > uint64(len(d.b)) {
-		d.fail()
-		return ""
-	}
-	s := string(d.b[:n])
-	d.b = d.b[n:]
-	return s
-}
-
-func (d *decoder) finish() error {
-	if d.err == nil && len(d.b) != 0 {
-		d.err = errMalformed
-	}
-	return d.err
-}
+// decoder reads the fields of one payload (see internal/record).
+type decoder = record.Decoder
 
 func decodeHeader(payload []byte) (Header, error) {
-	d := decoder{b: payload}
-	if d.byte() != typeHeader {
+	d := record.NewDecoder(payload)
+	if d.Byte() != typeHeader {
 		return Header{}, errors.New("first record is not a header")
 	}
 	h := Header{Version: FormatVersion}
-	h.RunID = d.string()
-	h.Started = time.Unix(0, d.varint()).UTC()
-	h.Dest = d.string()
-	n := d.uvarint()
-	if n > uint64(len(d.b)) { // each arg takes at least one byte
-		d.fail()
+	h.RunID = d.Str()
+	h.Started = time.Unix(0, d.Varint()).UTC()
+	h.Dest = d.Str()
+	n := d.Uvarint()
+	if n > uint64(d.Len()) { // each arg takes at least one byte
+		d.Fail()
 	}
-	for i := uint64(0); i < n && d.err == nil; i++ {
-		h.Args = append(h.Args, d.string())
+	for i := uint64(0); i < n && d.Err() == nil; i++ {
+		h.Args = append(h.Args, d.Str())
 	}
-	return h, d.finish()
+	return h, d.Finish()
 }
 
 func decodeEntry(d *decoder) (Entry, error) {
 	var e Entry
-	e.Seq = d.uvarint()
-	e.State = State(d.byte())
-	e.Action = Action(d.byte())
-	e.Src = d.string()
-	e.Dst = d.string()
-	e.Tmp = d.string()
-	e.Size = d.varint()
-	e.ModTime = d.varint()
-	e.Dev = d.uvarint()
-	e.Ino = d.uvarint()
-	e.Err = d.string()
-	if err := d.finish(); err != nil {
+	e.Seq = d.Uvarint()
+	e.State = State(d.Byte())
+	e.Action = Action(d.Byte())
+	e.Src = d.Str()
+	e.Dst = d.Str()
+	e.Tmp = d.Str()
+	e.Size = d.Varint()
+	e.ModTime = d.Varint()
+	e.Dev = d.Uvarint()
+	e.Ino = d.Uvarint()
+	e.Err = d.Str()
+	if err := d.Finish(); err != nil {
 		return Entry{}, err
 	}
 	if !e.State.valid() || !e.Action.valid() {

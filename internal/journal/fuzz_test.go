@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"shoebox/internal/record"
 	"testing"
 )
 
@@ -106,8 +107,7 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("summary %+v disagrees with %d entries", sum, len(entries))
 		}
 		for _, e := range entries {
-			var d decoder
-			d.b = appendEntry(nil, e)[1:]
+			d := record.NewDecoder(appendEntry(nil, e)[1:])
 			back, err := decodeEntry(&d)
 			if err != nil || back != e {
 				t.Fatalf("entry %+v does not round-trip: %+v, %v", e, back, err)

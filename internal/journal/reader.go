@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"shoebox/internal/record"
 )
 
 // Errors a reader classifies with errors.Is.
@@ -122,10 +123,10 @@ func readEntries(r *frameReader, sum *Summary, fn func(Entry) error) error {
 }
 
 func handleRecord(payload []byte, sum *Summary, fn func(Entry) error) error {
-	d := decoder{b: payload}
-	switch d.byte() {
+	d := record.NewDecoder(payload)
+	switch d.Byte() {
 	case typeClosed:
-		if err := d.finish(); err != nil {
+		if err := d.Finish(); err != nil {
 			return fmt.Errorf("%w: closed marker: %w", ErrCorrupt, err)
 		}
 		sum.Closed = true

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"fmt"
+	"shoebox/internal/spell"
 	"strings"
 	"time"
 )
@@ -284,37 +285,6 @@ func hasKind(seg []part, k tokenKind) bool {
 
 // closest returns the candidate with the smallest edit distance to s.
 func closest(s string, candidates []string) string {
-	best, bestDist := candidates[0], -1
-	for _, c := range candidates {
-		if d := editDistance(strings.ToLower(s), c); bestDist < 0 || d < bestDist {
-			best, bestDist = c, d
-		}
-	}
+	best, _ := spell.Closest(strings.ToLower(s), candidates)
 	return best
-}
-
-// editDistance is the Levenshtein distance; inputs are short token names,
-// capped so hostile templates cannot make it expensive.
-func editDistance(a, b string) int {
-	const limit = 32
-	if len(a) > limit {
-		a = a[:limit]
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -2,72 +2,40 @@ package pipeline
 
 import (
 	"encoding/binary"
-	"errors"
 	"time"
+
+	"shoebox/internal/record"
 )
 
 // The stages hand records to each other through the store. A record is a
-// flat sequence of uvarints and length-prefixed strings: compact (a scanned
-// file is ~60 bytes plus its path), allocation-light, and versioned by the
-// store's lifetime — scratch data never outlives the run that wrote it.
+// flat sequence of uvarints and length-prefixed strings (internal/record):
+// compact (a scanned file is ~60 bytes plus its path), allocation-light,
+// and versioned by the store's lifetime — scratch data never outlives the
+// run that wrote it.
 
-var errRecord = errors.New("malformed record in the run store")
+var errRecord = record.ErrMalformed
 
 type enc struct{ b []byte }
 
 func (e *enc) u(v uint64)    { e.b = binary.AppendUvarint(e.b, v) }
 func (e *enc) i(v int64)     { e.b = binary.AppendVarint(e.b, v) }
-func (e *enc) s(v string)    { e.u(uint64(len(v))); e.b = append(e.b, v...) }
+func (e *enc) s(v string)    { e.b = record.AppendString(e.b, v) }
 func (e *enc) t(v time.Time) { e.i(timeNanos(v)) }
-func (e *enc) bool(v bool)   { e.u(b2u(v)) }
+func (e *enc) bool(v bool)   { e.b = record.AppendBool(e.b, v) }
 func (e *enc) reset() []byte { e.b = e.b[:0]; return e.b }
 func (e *enc) bytes() []byte { return e.b }
-func b2u(v bool) uint64 {
-	if v {
-		return 1
-	}
-	return 0
-}
 
-type dec struct {
-	b   []byte
-	err error
-}
+// dec reads what enc wrote; Err reports the first malformed field.
+type dec struct{ record.Decoder }
 
-func (d *dec) u() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
+func newDec(b []byte) *dec { return &dec{record.NewDecoder(b)} }
 
-func (d *dec) i() int64 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *dec) s() string {
-	n := d.u()
-	if d.err != nil || n > uint64(len(d.b)) {
-		d.fail()
-		return ""
-	}
-	v := string(d.b[:n])
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *dec) t() time.Time { return nanosTime(d.i()) }
-func (d *dec) bool() bool   { return d.u() == 1 }
-func (d *dec) fail()        { d.err = errRecord; d.b = nil }
+func (d *dec) u() uint64    { return d.Uvarint() }
+func (d *dec) i() int64     { return d.Varint() }
+func (d *dec) s() string    { return d.Str() }
+func (d *dec) t() time.Time { return nanosTime(d.Varint()) }
+func (d *dec) bool() bool   { return d.Bool() }
+func (d *dec) fail()        { d.Fail() }
 
 // timeNanos keeps the zero time distinguishable from the Unix epoch.
 func timeNanos(t time.Time) int64 {

@@ -147,10 +147,10 @@ func (r *Run) sourceMember(se sizeEntry) (member, bool, error) {
 		return member{}, false, err
 	}
 	seq := se.seq
-	d := dec{b: v}
-	fi := getInfo(seq, &d)
-	if d.err != nil {
-		return member{}, false, d.err
+	d := newDec(v)
+	fi := getInfo(seq, d)
+	if d.Err() != nil {
+		return member{}, false, d.Err()
 	}
 	if fi.Info.Kind != meta.KindPhoto && fi.Info.Kind != meta.KindVideo {
 		return member{}, false, nil
@@ -166,10 +166,10 @@ func (r *Run) libraryOfSize(size int64) ([]member, error) {
 	var out []member
 	prefix := sizeKey(keyLib, size, nil)
 	err := r.st.Scan(prefix, func(k, v []byte) error {
-		d := dec{b: v}
+		d := newDec(v)
 		mod := d.t()
 		out = append(out, member{copy: plan.Copy{Path: string(k[len(prefix):]), InLibrary: true}, mod: timeNanos(mod)})
-		return d.err
+		return d.Err()
 	})
 	return out, err
 }
@@ -231,9 +231,9 @@ func (r *Run) sumOf(m member, size int64) (digest.Sum, error) {
 func cachedSum(fsys fsx.FS, idx *store.Store, path string, size, mod int64) (sum digest.Sum, fresh bool, err error) {
 	key := append([]byte("h/"), path...)
 	if v, ok, err := idx.Get(key); err == nil && ok {
-		d := dec{b: v}
+		d := newDec(v)
 		sz, md, raw := d.i(), d.i(), d.s()
-		if d.err == nil && sz == size && md == mod && len(raw) == len(sum) {
+		if d.Err() == nil && sz == size && md == mod && len(raw) == len(sum) {
 			copy(sum[:], raw)
 			return sum, false, nil
 		}
@@ -261,9 +261,9 @@ func (r *Run) duplicateOf(seq uint64) (dupOf, bool, error) {
 	if err != nil || !ok {
 		return dupOf{}, false, err
 	}
-	d := dec{b: v}
+	d := newDec(v)
 	out := dupOf{Path: d.s(), InLibrary: d.bool()}
-	return out, true, d.err
+	return out, true, d.Err()
 }
 
 func (r *Run) opEvent(fi fileInfo, out Outcome, dst, same, why string) Event {

@@ -35,10 +35,10 @@ func (r *Run) Meta(ctx context.Context) error {
 	go func() {
 		defer close(jobs)
 		readErr <- r.st.Scan(keyFile, func(k, v []byte) error {
-			d := dec{b: v}
-			fi := fileInfo{Seq: store.Uint64(k[len(keyFile):]), File: getFile(&d)}
-			if d.err != nil {
-				return d.err
+			d := newDec(v)
+			fi := fileInfo{Seq: store.Uint64(k[len(keyFile):]), File: getFile(d)}
+			if d.Err() != nil {
+				return d.Err()
 			}
 			select {
 			case jobs <- fi:

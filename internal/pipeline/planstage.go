@@ -67,10 +67,10 @@ func (r *Run) planTargets(ctx context.Context) error {
 			}
 			prefix = append(prefix[:0], k[:n]...)
 		}
-		d := dec{b: v}
-		fi := getInfo(store.Uint64(k[n:]), &d)
-		if d.err != nil {
-			return d.err
+		d := newDec(v)
+		fi := getInfo(store.Uint64(k[n:]), d)
+		if d.Err() != nil {
+			return d.Err()
 		}
 		members = append(members, fi)
 		return nil
@@ -227,10 +227,10 @@ func (r *Run) resolveDirs(ctx context.Context) (int64, error) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		d := dec{b: v}
-		p := getPlanned(&d)
-		if d.err != nil {
-			return d.err
+		d := newDec(v)
+		p := getPlanned(d)
+		if d.Err() != nil {
+			return d.Err()
 		}
 		if p.Dir != dir {
 			if err := flush(); err != nil {

@@ -143,7 +143,7 @@ func getPlanned(d *dec) planned {
 		d.fail()
 		return p
 	}
-	for i := uint64(0); i < n && d.err == nil; i++ {
+	for i := uint64(0); i < n && d.Err() == nil; i++ {
 		p.Companions = append(p.Companions, companion{Src: d.s(), Size: d.i(), ModTime: d.t(), Suffix: d.s()})
 	}
 	return p

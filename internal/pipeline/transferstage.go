@@ -79,10 +79,10 @@ func (r *Run) Transfer(ctx context.Context) error {
 	go func() {
 		defer close(jobs)
 		readErr <- r.st.Scan(keyOp, func(k, v []byte) error {
-			d := dec{b: v}
-			o := getOp(&d)
-			if d.err != nil {
-				return d.err
+			d := newDec(v)
+			o := getOp(d)
+			if d.Err() != nil {
+				return d.Err()
 			}
 			select {
 			case jobs <- o:
