@@ -1,6 +1,7 @@
 package meta
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -123,11 +124,13 @@ func NewReader(opt Options) *Reader {
 // File reads the header of path. size and mtime come from the scan. It never
 // fails: problems go to Info.Warning and the date falls back to the file
 // name, then to mtime.
+//
+// Warnings never repeat the path: whoever reports one names the file.
 func (r *Reader) File(path string, size int64, mtime time.Time) Info {
 	f, err := os.Open(path)
 	if err != nil {
 		p := r.newParse(path, &input{size: size}, mtime)
-		p.warn(fmt.Sprintf("open %q: %v", path, err))
+		p.warn("cannot open it: " + causeOf(err).Error())
 		p.classifyByName()
 		return p.finish()
 	}
@@ -140,7 +143,7 @@ func (r *Reader) File(path string, size int64, mtime time.Time) Info {
 	}
 	p := r.newParse(path, in, mtime)
 	if err != nil && n == 0 && size > 0 {
-		p.warn(fmt.Sprintf("read %q: %v", path, err))
+		p.warn("cannot read it: " + causeOf(err).Error())
 		p.classifyByName()
 		return p.finish()
 	}
@@ -153,4 +156,13 @@ func (r *Reader) Bytes(name string, data []byte, mtime time.Time) Info {
 	p := r.newParse(name, &input{head: data, size: int64(len(data))}, mtime)
 	p.run()
 	return p.finish()
+}
+
+// causeOf drops a *PathError's operation and path, which the caller names.
+func causeOf(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
