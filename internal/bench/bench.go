@@ -84,6 +84,7 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (Row, error) {
 		}
 		*s.took = time.Since(start)
 		*s.rss = peakRSS()
+		logMemory(log, *s.took)
 	}
 	sum := run.Summary()
 	row.CopyDone = sum.Transferred
@@ -167,6 +168,15 @@ func startProfile(path string) (func(), error) {
 func resetPeakRSS() {
 	runtime.GC()
 	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+}
+
+// logMemory says how much of the peak is the Go runtime's own, so a
+// growing peak can be traced to the heap or to what lives outside it.
+func logMemory(log io.Writer, took time.Duration) {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	fmt.Fprintf(log, "stage took %.2fs; peak RSS %s; Go heap in use %s, Go runtime total %s\n",
+		took.Seconds(), mb(peakRSS()), mb(int64(ms.HeapInuse)), mb(int64(ms.Sys)))
 }
 
 // peakRSS is the process's resident-set high-water mark (VmHWM), in bytes.

@@ -2,7 +2,7 @@ package cli
 
 import "fmt"
 
-const sortFlagWords = "--template --mode --workers --dry-run --dedup --verify --follow-links --hidden --unknown-dir --no-mtime --video-tz --json --quiet --report --help"
+const sortFlagWords = "--template --mode --workers --dry-run --dedup --delete-duplicates --verify --follow-links --hidden --unknown-dir --no-mtime --video-tz --json --quiet --report --help"
 const commandWords = "sort explain log undo index completion version help"
 
 var completions = map[string]string{
@@ -46,6 +46,7 @@ complete -c shoebox -n '__fish_seen_subcommand_from sort' -l template -s t -r
 complete -c shoebox -n '__fish_seen_subcommand_from sort' -l workers -x
 complete -c shoebox -n '__fish_seen_subcommand_from sort' -l dry-run -s n
 complete -c shoebox -n '__fish_seen_subcommand_from sort' -l verify
+complete -c shoebox -n '__fish_seen_subcommand_from sort' -l delete-duplicates
 complete -c shoebox -n '__fish_seen_subcommand_from sort' -l follow-links
 complete -c shoebox -n '__fish_seen_subcommand_from sort' -l hidden
 complete -c shoebox -n '__fish_seen_subcommand_from sort' -l unknown-dir -r

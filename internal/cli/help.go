@@ -45,9 +45,12 @@ modification time. Files with no date go to DEST/unknown/.
 Flags:
   -t, --template T     destination layout (default "{year}/{year}-{month}-{day}/{name}{ext}")
       --mode M         copy (default), move, hardlink, symlink, reflink
-      --workers N      files transferred at once (default 4)
+      --workers N      files transferred at once (default: chosen from the storage,
+                       4 on SSDs, 1 per spinning disk, 2 on network shares)
   -n, --dry-run        print the plan, change nothing
       --dedup on|off   skip files whose content is already in DEST or earlier in the run (default on)
+      --delete-duplicates (with --mode move) remove a duplicate source once its kept
+                       copy is in DEST and verified identical (default: leave it in place)
       --verify         re-read each copy and compare it with its source
       --follow-links   follow symbolic links (loops are detected)
       --hidden         include hidden files and system clutter (.DS_Store, @eaDir ...)
@@ -67,6 +70,12 @@ Output:
   writes one self-contained HTML page after the run, also after a dry run
   or a run where some files failed. Ctrl-C stops after the files in flight;
   the same command run again picks up where it stopped.
+
+Config files:
+  Flags not given come from DEST/.shoebox/config.toml, then
+  ~/.config/shoebox/config.toml (keys: template, mode, workers, dedup,
+  unknown_dir, video_tz, no_mtime, verify, follow_links, hidden). The
+  first sort into a library records its template there.
 
 Template tokens:
   {year} {yy} {month} {monthname} {mon} {day} {hour} {minute} {second} {date}

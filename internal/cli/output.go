@@ -30,6 +30,7 @@ func printSummary(w io.Writer, s pipeline.Summary, dest string) {
 	row(verb+" renamed", s.Renamed)
 	row("already in library", s.Identical)
 	row("duplicates", s.Duplicates)
+	row("duplicates removed", s.DuplicatesRemoved)
 	row("no date (→ unknown)", s.UnknownDate)
 	row("dated by file time", s.ModTimeOnly)
 	row("not media, left alone", s.Ignored)

@@ -21,7 +21,7 @@ type sortFlags struct {
 	template, mode, unknown, videoTZ, report string
 	workers                                  int
 	dryRun, dedup, verify, follow, hidden    bool
-	noMtime, jsonOut, quiet                  bool
+	noMtime, jsonOut, quiet, deleteDups                  bool
 }
 
 func (f *sortFlags) register(fs *flag.FlagSet) {
@@ -34,6 +34,7 @@ func (f *sortFlags) register(fs *flag.FlagSet) {
 	f.dedup = true
 	fs.Var(onOff{&f.dedup}, "dedup", "")
 	fs.BoolVar(&f.verify, "verify", false, "")
+	fs.BoolVar(&f.deleteDups, "delete-duplicates", false, "")
 	fs.BoolVar(&f.follow, "follow-links", false, "")
 	fs.BoolVar(&f.hidden, "hidden", false, "")
 	fs.StringVar(&f.unknown, "unknown-dir", "unknown", "")
@@ -95,7 +96,7 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 		Sources: operands[:len(operands)-1], Dest: operands[len(operands)-1],
 		Template: tmpl, UnknownDir: unknown, NoModTime: f.noMtime,
 		Mode: mode, Workers: f.workers, DryRun: f.dryRun, Dedup: f.dedup, Verify: f.verify,
-		FollowLinks: f.follow, Hidden: f.hidden, VideoTZ: tz,
+		FollowLinks: f.follow, Hidden: f.hidden, VideoTZ: tz, DeleteDuplicates: f.deleteDups,
 	}, nil
 }
 
@@ -210,7 +211,7 @@ func printPlanned(w io.Writer, ev pipeline.Event) {
 	switch ev.Outcome {
 	case pipeline.OutPlanned, pipeline.OutPlannedAs:
 		fmt.Fprintf(w, "%-14s %s -> %s\n", ev.Outcome, ev.Src, ev.Dst)
-	case pipeline.OutIdentical, pipeline.OutDuplicate:
+	case pipeline.OutIdentical, pipeline.OutDuplicate, pipeline.OutDupPlanned:
 		fmt.Fprintf(w, "%-14s %s = %s\n", ev.Outcome, ev.Src, ev.SameAs)
 	}
 }

@@ -207,9 +207,13 @@ func (r *Run) recordDuplicates(members []member, size int64, w opWriter) error {
 			e.reset()
 			e.s(keep.copy.Path)
 			e.bool(keep.copy.InLibrary)
+			e.s(m.copy.Path) // the duplicate itself, for --delete-duplicates
 			if err := w.Put(seqKey(keyDup, m.seq), e.bytes()); err != nil {
 				return err
 			}
+		}
+		if err := r.markKeeper(keep.copy, w); err != nil {
+			return err
 		}
 	}
 	return nil

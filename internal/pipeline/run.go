@@ -43,6 +43,10 @@ type Config struct {
 	Events      func(Event) // called for each planned and performed operation and each problem; may be nil
 	StoreDir    string      // where the run store lives; "" means DEST/.shoebox (a temp dir for dry runs)
 	FS          fsx.FS      // every transfer and content comparison goes through this seam; nil = fsx.OS (tests inject faults)
+
+	// DeleteDuplicates (--mode move only) removes a source that duplicates a
+	// file kept in the library, once that copy is durable and verified.
+	DeleteDuplicates bool
 }
 
 // Run is one invocation of the pipeline.
@@ -132,6 +136,9 @@ func StateDir(dest string) string { return filepath.Join(dest, ".shoebox") }
 // Open validates the configuration and opens the run store.
 func Open(cfg Config) (*Run, error) {
 	r := &Run{cfg: cfg, sum: newSummary()}
+	if err := r.checkDeleteDuplicates(); err != nil {
+		return nil, err
+	}
 	if err := r.resolvePaths(); err != nil {
 		return nil, err
 	}
@@ -189,7 +196,7 @@ func (r *Run) openStores() error {
 		return fmt.Errorf("open run store: %w", err)
 	}
 	r.st = st
-	for _, p := range [][]byte{keyFile, keyGroup, keySize, keyLib, keyDup, keyDest, keyOp} {
+	for _, p := range [][]byte{keyFile, keyGroup, keySize, keyLib, keyDup, keyDest, keyOp, keyKept} {
 		if err := st.DeletePrefix(p); err != nil {
 			return fmt.Errorf("clear run store: %w", err)
 		}

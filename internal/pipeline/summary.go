@@ -10,14 +10,16 @@ import (
 type Outcome string
 
 const (
-	OutTransferred Outcome = "transferred"    // copied, moved or linked under its template name
-	OutRenamed     Outcome = "renamed"        // transferred under a conflict-free name
-	OutIdentical   Outcome = "skip-identical" // an identical file already sits at the target
-	OutDuplicate   Outcome = "duplicate"      // same bytes as another file that is kept
-	OutIgnored     Outcome = "ignored"        // not a photo or video
-	OutFailed      Outcome = "failed"         // could not be done; the reason is given
-	OutPlanned     Outcome = "planned"        // dry run: would be transferred
-	OutPlannedAs   Outcome = "planned-rename" // dry run: would be transferred under a new name
+	OutTransferred Outcome = "transferred"       // copied, moved or linked under its template name
+	OutRenamed     Outcome = "renamed"           // transferred under a conflict-free name
+	OutIdentical   Outcome = "skip-identical"    // an identical file already sits at the target
+	OutDuplicate   Outcome = "duplicate"         // same bytes as another file that is kept
+	OutIgnored     Outcome = "ignored"           // not a photo or video
+	OutFailed      Outcome = "failed"            // could not be done; the reason is given
+	OutPlanned     Outcome = "planned"           // dry run: would be transferred
+	OutPlannedAs   Outcome = "planned-rename"    // dry run: would be transferred under a new name
+	OutDupRemoved  Outcome = "duplicate-removed" // --delete-duplicates: a duplicate source removed, its content kept in the library
+	OutDupPlanned  Outcome = "planned-removal"   // dry run: would be removed as a duplicate
 )
 
 // Event is one line of machine output: an operation planned or performed, or a problem.
@@ -42,23 +44,24 @@ type Event struct {
 
 // Summary counts the run's outcomes.
 type Summary struct {
-	Scanned      int64            `json:"scanned"`
-	Problems     int64            `json:"problems"` // paths the scan could not read
-	Media        int64            `json:"media"`
-	Ignored      int64            `json:"ignored"`
-	Sidecars     int64            `json:"sidecars"` // XMP, AAE, THM, Takeout JSON beside their photos (they travel with them)
-	Transferred  int64            `json:"transferred"`
-	Renamed      int64            `json:"renamed"`
-	Identical    int64            `json:"skipped_identical"`
-	Duplicates   int64            `json:"duplicates"`
-	UnknownDate  int64            `json:"unknown_date"`
-	ModTimeOnly  int64            `json:"dated_by_mtime"`
-	Failed       int64            `json:"failed"`
-	NotAttempted int64            `json:"not_attempted"` // left for the next run after a stop (destination full)
-	Bytes        int64            `json:"bytes"`
-	PerYear      map[int]int64    `json:"per_year"` // files planned into each capture year (0 = unknown)
-	Sources      map[string]int64 `json:"date_sources"`
-	DryRun       bool             `json:"dry_run"`
+	Scanned           int64            `json:"scanned"`
+	Problems          int64            `json:"problems"` // paths the scan could not read
+	Media             int64            `json:"media"`
+	Ignored           int64            `json:"ignored"`
+	Sidecars          int64            `json:"sidecars"` // XMP, AAE, THM, Takeout JSON beside their photos (they travel with them)
+	Transferred       int64            `json:"transferred"`
+	Renamed           int64            `json:"renamed"`
+	Identical         int64            `json:"skipped_identical"`
+	Duplicates        int64            `json:"duplicates"`
+	DuplicatesRemoved int64            `json:"duplicates_removed"` // --delete-duplicates: duplicate sources removed (dry run: would be)
+	UnknownDate       int64            `json:"unknown_date"`
+	ModTimeOnly       int64            `json:"dated_by_mtime"`
+	Failed            int64            `json:"failed"`
+	NotAttempted      int64            `json:"not_attempted"` // left for the next run after a stop (destination full)
+	Bytes             int64            `json:"bytes"`
+	PerYear           map[int]int64    `json:"per_year"` // files planned into each capture year (0 = unknown)
+	Sources           map[string]int64 `json:"date_sources"`
+	DryRun            bool             `json:"dry_run"`
 }
 
 func newSummary() Summary {

@@ -97,6 +97,9 @@ func (r *Run) Transfer(ctx context.Context) error {
 	if r.stopped != nil && outer.Err() == nil {
 		rerr = nil // the reader only saw our own cancellation
 	}
+	if r.cfg.DeleteDuplicates && firstErr(r.stopped, rerr, ferr) == nil {
+		ferr = r.removeDuplicates(outer) // after the final Flush: every kept copy is durable
+	}
 	err := firstErr(r.stopped, rerr, ferr, r.closeExecutor())
 	r.emit(Event{Type: "stage", Stage: "transfer", Count: n, Elapsed: time.Since(start).Seconds()})
 	if err == nil {
@@ -181,6 +184,7 @@ func (r *Run) account(x opResult) {
 	default:
 		ev.Outcome = pick(r.cfg.DryRun, OutPlanned, OutTransferred)
 	}
+	r.noteLanded(o)
 	r.sum.Transferred++
 	r.sum.Bytes += o.Size
 	r.sum.PerYear[o.Year]++

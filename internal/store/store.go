@@ -103,7 +103,7 @@ func tuneScratch(o *pebble.Options) {
 
 const (
 	scratchL0Tables   = 64
-	scratchOpenTables = 256
+	scratchOpenTables = 64
 )
 
 // Close flushes nothing pending in Writers (call Writer.Flush first) and

@@ -63,6 +63,8 @@ func (u *Reverser) Reverse(ctx context.Context, done journal.Entry) Reversal {
 		err = rv.moveBack()
 	case journal.Copy, journal.Reflink, journal.Hardlink, journal.Symlink:
 		err = rv.removeCreated()
+	case journal.RemoveDuplicate:
+		err = rv.restoreDuplicate()
 	default:
 		err = fmt.Errorf("%s of %q: not a reversible operation: %w", done.Action, done.Dst, ErrLeftInPlace)
 	}

@@ -89,7 +89,7 @@ func (r *run) copy(reflink bool) error {
 		r.predictCopy()
 		return nil
 	}
-	if err := r.landCopy(src, info, reflink, r.e.verify); err != nil {
+	if err := r.landCopy(src, info, reflink, r.e.verify || r.op.Verify); err != nil {
 		return err
 	}
 	return r.journalFinal(journal.Done, nil)

@@ -28,6 +28,7 @@ type Op struct {
 	Dst     string    // final destination path; its directory may not exist yet
 	Size    int64     // as scanned
 	ModTime time.Time // as scanned; zero skips the mtime check
+	Verify  bool      // compare the copy with its source before it lands, whatever the executor's option
 }
 
 // Result reports what Do did (or, in a dry run, would do).

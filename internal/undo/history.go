@@ -170,7 +170,8 @@ func (h *history) reversible(run journal.Summary, extra []journal.Entry) ([]jour
 
 func reversibleAction(a journal.Action) bool {
 	switch a {
-	case journal.Copy, journal.Move, journal.Hardlink, journal.Symlink, journal.Reflink, journal.Mkdir:
+	case journal.Copy, journal.Move, journal.Hardlink, journal.Symlink, journal.Reflink, journal.Mkdir,
+		journal.RemoveDuplicate:
 		return true
 	}
 	return false

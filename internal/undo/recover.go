@@ -113,7 +113,7 @@ func (rc *recovery) pendingIntents() ([]journal.Entry, error) {
 	note := func(e journal.Entry) error {
 		k := opKey{e.Seq, e.Action}
 		switch {
-		case e.State == journal.Intent && isTransfer(e.Action):
+		case e.State == journal.Intent && (isTransfer(e.Action) || e.Action == journal.RemoveDuplicate):
 			if _, seen := intents[k]; !seen {
 				order = append(order, k)
 			}
@@ -212,6 +212,8 @@ func (rc *recovery) recoverOne(in journal.Entry) {
 		rc.adoptIf(in, rc.linkLanded(in))
 	case journal.Symlink:
 		rc.adoptIf(in, rc.symlinkLanded(in))
+	case journal.RemoveDuplicate:
+		rc.adoptIf(in, rc.duplicateRemoved(in))
 	}
 }
 
@@ -259,6 +261,21 @@ func (rc *recovery) symlinkLanded(in journal.Entry) os.FileInfo {
 		return nil
 	}
 	return dst
+}
+
+// duplicateRemoved: a killed run announced the removal of a duplicate; if
+// the duplicate is gone and its kept copy is still there, the removal
+// happened and is recorded as Done, so an undo restores the duplicate. If
+// the duplicate is still there, nothing happened and nothing is owed.
+func (rc *recovery) duplicateRemoved(in journal.Entry) os.FileInfo {
+	if _, err := rc.fsys.Lstat(in.Src); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	kept, err := rc.fsys.Lstat(in.Dst)
+	if err != nil || !kept.Mode().IsRegular() || kept.Size() != in.Size {
+		return nil
+	}
+	return kept
 }
 
 // adoptIf records a landed operation as Done, with the identity of the file

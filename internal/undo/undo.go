@@ -192,6 +192,9 @@ func (u *undoer) account(res transfer.Reversal) error {
 	case errors.Is(res.Err, transfer.ErrLeftInPlace) && dir:
 		u.st.DirsKept++
 		u.event("kept folder %v", res.Err)
+	case errors.Is(res.Err, transfer.ErrLeftInPlace) && e.Action == journal.RemoveDuplicate:
+		u.st.Kept++
+		u.event("not restored: %v", res.Err)
 	case errors.Is(res.Err, transfer.ErrLeftInPlace):
 		u.st.Kept++
 		u.event("kept %v", res.Err)
@@ -205,6 +208,9 @@ func (u *undoer) account(res transfer.Reversal) error {
 	case dir:
 		u.st.DirsRemoved++
 		u.event("%s folder %s", u.verb("removed", "remove"), e.Dst)
+	case e.Action == journal.RemoveDuplicate:
+		u.st.Reverted++
+		u.event("%s duplicate %s (a copy of %s)", u.verb("restored", "restore"), e.Src, e.Dst)
 	case e.Action == journal.Move && !u.sourceWasKept(res):
 		u.st.Reverted++
 		u.event("%s %s -> %s", u.verb("moved back", "move back"), e.Dst, e.Src)
