@@ -165,8 +165,20 @@ func sameShot(a, b fileInfo) bool {
 	if !fromHeader(a.Info.Date) || !fromHeader(b.Info.Date) {
 		return true // one has no date of its own: it takes its partner's
 	}
-	d := a.Info.Date.Wall.Sub(b.Info.Date.Wall)
-	return d < pairWindow && d > -pairWindow
+	return apart(a.Info.Date, b.Info.Date) < pairWindow
+}
+
+// apart is how far apart two capture times are: as instants when both
+// know their UTC offset (a phone's video in UTC beside its photo's local
+// time with OffsetTimeOriginal), else as wall clocks.
+func apart(a, b meta.Date) time.Duration {
+	d := a.Wall.Sub(b.Wall)
+	if ia, ok := a.Instant(); ok {
+		if ib, ok := b.Instant(); ok {
+			d = ia.Sub(ib)
+		}
+	}
+	return d.Abs()
 }
 
 func fromHeader(d meta.Date) bool {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"shoebox/internal/fixture"
 )
@@ -88,6 +89,44 @@ func TestTakeoutPhotoWithoutExifTakesItsJSONDate(t *testing.T) {
 	sortTree(t, []string{src}, dst)
 	got := snapshot(t, dst)
 	for _, want := range []string{"2019/2019-07-04/beach.jpg", "2019/2019-07-04/beach.jpg.supplemental-metadata.json"} {
+		if _, ok := got[want]; !ok {
+			t.Errorf("missing %s; library = %v", want, keys(got))
+		}
+	}
+}
+
+// Phones store video times in UTC. An evening video must land on the day
+// it was shot in the zone it was shot in, not on the next day.
+func TestEveningVideoLandsOnItsLocalDay(t *testing.T) {
+	newYork, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Skipf("no time zone database: %v", err)
+	}
+	root := t.TempDir()
+	src, dst := filepath.Join(root, "phone"), filepath.Join(root, "lib")
+	// 2019-07-05 03:30 UTC is 23:30 on July 4th in New York (EDT, -04:00).
+	tree(t, src, map[string][]byte{"VID_0001.MOV": fixture.MOV(time.Date(2019, 7, 5, 3, 30, 0, 0, time.UTC))})
+	sortTree(t, []string{src}, dst, func(c *Config) { c.VideoTZ = newYork })
+	if _, ok := snapshot(t, dst)["2019/2019-07-04/VID_0001.MOV"]; !ok {
+		t.Errorf("library = %v, want the video on 2019-07-04", keys(snapshot(t, dst)))
+	}
+}
+
+// A Live Photo's video carries UTC, its still the local time and offset:
+// they pair by instant and the video files under the still's local day,
+// whatever zone the machine sorting them is in.
+func TestLivePhotoVideoTakesItsStillsLocalDay(t *testing.T) {
+	root := t.TempDir()
+	src, dst := filepath.Join(root, "phone"), filepath.Join(root, "lib")
+	still := fixture.JPEG(fixture.EXIF{When: time.Date(2019, 7, 4, 23, 29, 58, 0, time.UTC), Offset: "-04:00",
+		Camera: fixture.Camera{Make: "Apple", Model: "iPhone 12"}})
+	tree(t, src, map[string][]byte{
+		"IMG_0001.JPG": still,
+		"IMG_0001.MOV": fixture.MOV(time.Date(2019, 7, 5, 3, 30, 0, 0, time.UTC)),
+	})
+	sortTree(t, []string{src}, dst) // VideoTZ is UTC here: the video alone would file under July 5th
+	got := snapshot(t, dst)
+	for _, want := range []string{"2019/2019-07-04/IMG_0001.JPG", "2019/2019-07-04/IMG_0001.MOV"} {
 		if _, ok := got[want]; !ok {
 			t.Errorf("missing %s; library = %v", want, keys(got))
 		}

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -301,4 +302,58 @@ func stripDates(b []byte) []byte {
 		}
 	}
 	return out
+}
+
+// Two photos of one size but different bytes are not duplicates: both land.
+func TestSameSizeDifferentContentIsNotADuplicate(t *testing.T) {
+	root := t.TempDir()
+	src, dst := filepath.Join(root, "card"), filepath.Join(root, "lib")
+	a := photo(2016, 5, 5, 5, "aaaa")
+	b := photo(2016, 5, 5, 5, "bbbb") // same length comment: same size
+	if len(a) != len(b) || string(a) == string(b) {
+		t.Fatal("fixture: want two files of one size and different bytes")
+	}
+	tree(t, src, map[string][]byte{"x/IMG_1.JPG": a, "y/IMG_2.JPG": b})
+	sum, _ := sortTree(t, []string{src}, dst)
+	if sum.Transferred != 2 || sum.Duplicates != 0 {
+		t.Errorf("summary %+v, want both transferred and no duplicate", sum)
+	}
+}
+
+// BenchmarkPlanDedup times the plan stage with dedup on and off over files
+// of unique sizes, where dedup should cost one ordered pass and no reads.
+func BenchmarkPlanDedup(b *testing.B) {
+	src := b.TempDir()
+	for i := 0; i < 2000; i++ {
+		p := filepath.Join(src, fmt.Sprintf("d%02d", i/500), fmt.Sprintf("IMG_%04d.JPG", i))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, photo(2015, 1, 1+i%28, 1, strings.Repeat("x", i)), 0o644) // unique sizes
+	}
+	tmpl, _ := layout.Parse("{year}/{year}-{month}-{day}/{name}{ext}")
+	for _, dedup := range []bool{false, true} {
+		b.Run(fmt.Sprintf("dedup=%v", dedup), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				run, err := Open(Config{Sources: []string{src}, Dest: filepath.Join(b.TempDir(), "lib"), Template: tmpl,
+					Workers: 2, Dedup: dedup, DryRun: true, VideoTZ: time.UTC})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ctx := context.Background()
+				if err := run.Scan(ctx); err != nil {
+					b.Fatal(err)
+				}
+				if err := run.Meta(ctx); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				err = run.Plan(ctx)
+				b.StopTimer()
+				run.Close()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
