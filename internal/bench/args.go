@@ -6,7 +6,7 @@ import (
 )
 
 // ParseArgs reads `<count> [work-dir] [--scan-only] [--keep] [--workers N] [--dedup on|off]`
-// (and, for profiling the stages, `--cpuprofile FILE`).
+// (and, for profiling the stages, `--cpuprofile FILE` and `--memprofile FILE`).
 func ParseArgs(args []string) (Config, error) {
 	cfg := Config{Workers: 4, Seed: 1}
 	var positional []string
@@ -16,7 +16,7 @@ func ParseArgs(args []string) (Config, error) {
 			cfg.ScanOnly = true
 		case "--keep":
 			cfg.Keep = true
-		case "--workers", "--dedup", "--seed", "--cpuprofile":
+		case "--workers", "--dedup", "--seed", "--cpuprofile", "--memprofile":
 			if i+1 >= len(args) {
 				return cfg, fmt.Errorf("%s needs a value", a)
 			}
@@ -58,6 +58,8 @@ func setValue(cfg *Config, flag, v string) error {
 		cfg.Seed = n
 	case "--cpuprofile":
 		cfg.CPUProfile = v
+	case "--memprofile":
+		cfg.MemProfile = v
 	case "--dedup":
 		switch v {
 		case "on":

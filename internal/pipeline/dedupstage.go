@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -19,49 +20,209 @@ import (
 // Library hashes are kept in DEST/.shoebox/index and reused while a file's
 // size and mtime are unchanged, so re-importing into a big library does not
 // re-hash it.
+//
+// Nothing is gathered in memory: hashed files go back to the store under
+// c/<size><sum>… so that identical files sort next to each other, and a
+// second ordered pass picks each content's keeper. Memory stays flat even
+// when a hundred thousand files share one size.
 
-// findDuplicates indexes the library by size, then walks size groups.
+var keyContent = []byte("c/") // c/<size><sum><0 lib|1 src><seq or path> → member
+
+// findDuplicates indexes the library by size, hashes every file whose size
+// is shared, then marks the duplicates of each content.
 func (r *Run) findDuplicates(ctx context.Context) error {
 	if err := r.indexLibrary(ctx); err != nil {
 		return err
 	}
+	if err := r.hashSharedSizes(ctx); err != nil {
+		return fmt.Errorf("find duplicates: %w", err)
+	}
+	if err := r.markDuplicates(ctx); err != nil {
+		return fmt.Errorf("find duplicates: %w", err)
+	}
+	return r.st.DeletePrefix(keyContent)
+}
+
+// hashSharedSizes walks sources by size. The first file of a size waits;
+// a second one (or a library file of that size) means the size is shared,
+// and from then on each file is hashed as it comes.
+func (r *Run) hashSharedSizes(ctx context.Context) error {
 	w := r.st.Writer(writeBatch)
 	var (
-		size  int64 = -1
-		group []sizeEntry
+		size    int64      = -1
+		pending *sizeEntry // the first file of the current size, not hashed yet
+		shared  bool
 	)
-	flush := func() error {
-		err := r.dedupGroup(size, group, w)
-		group = group[:0]
+	libEmpty, err := r.st.Empty(keyLib)
+	if err != nil {
 		return err
 	}
-	err := r.st.Scan(keySize, func(k, v []byte) error {
+	err = r.st.Scan(keySize, func(k, v []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if len(k) != len(keySize)+16 {
 			return errRecord
 		}
-		sz, seq := int64(store.Uint64(k[2:10])), store.Uint64(k[10:18])
-		if sz != size {
-			if err := flush(); err != nil {
+		se := sizeEntry{seq: store.Uint64(k[10:18]), groupKey: v}
+		if sz := int64(store.Uint64(k[2:10])); sz != size {
+			size, shared = sz, false
+			pending = &sizeEntry{seq: se.seq, groupKey: append([]byte(nil), v...)}
+			if sz <= 0 {
+				return nil // empty files are not photos; nothing to compare
+			}
+			if libEmpty {
+				return nil // a new library: only sources can share a size
+			}
+			var err error
+			if shared, err = r.hashLibraryOfSize(sz, w); err != nil || !shared {
 				return err
 			}
-			size = sz
+		} else if !shared {
+			shared = true
+		} else {
+			return r.hashSource(size, se, w)
 		}
-		group = append(group, sizeEntry{seq: seq, groupKey: append([]byte(nil), v...)})
+		if err := r.hashSource(size, *pending, w); err != nil {
+			return err
+		}
+		if pending.seq != se.seq {
+			return r.hashSource(size, se, w)
+		}
+		return nil
+	})
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// hashSource hashes one source file and files it under its content.
+func (r *Run) hashSource(size int64, se sizeEntry, w opWriter) error {
+	m, ok, err := r.sourceMember(se)
+	if err != nil || !ok {
+		return err
+	}
+	return r.putMember(m, size, w)
+}
+
+// hashLibraryOfSize hashes every library file of size and says whether
+// there was any.
+func (r *Run) hashLibraryOfSize(size int64, w opWriter) (bool, error) {
+	prefix := sizeKey(keyLib, size, nil)
+	any := false
+	err := r.st.Scan(prefix, func(k, v []byte) error {
+		any = true
+		d := newDec(v)
+		mod := d.t()
+		if d.Err() != nil {
+			return d.Err()
+		}
+		m := member{copy: plan.Copy{Path: string(k[len(prefix):]), InLibrary: true}, mod: timeNanos(mod)}
+		return r.putMember(m, size, w)
+	})
+	return any, err
+}
+
+// putMember records a hashed file under c/<size><sum>; an unreadable file
+// is reported and never called a duplicate.
+func (r *Run) putMember(m member, size int64, w opWriter) error {
+	sum, err := r.sumOf(m, size)
+	if err != nil {
+		r.emit(Event{Type: "problem", Stage: "dedup", Src: m.copy.Path, Reason: err.Error()})
+		return nil
+	}
+	k := sizeKey(keyContent, size, sum[:])
+	if m.copy.InLibrary {
+		k = append(append(k, 0), m.copy.Path...)
+	} else {
+		k = seqKey(append(k, 1), m.seq)
+	}
+	var e enc
+	e.u(m.seq)
+	e.s(m.copy.Path)
+	e.t(m.copy.Wall)
+	e.bool(m.copy.InLibrary)
+	return w.Put(k, e.bytes())
+}
+
+// contentPrefixLen is the length of c/<size><sum>.
+const contentPrefixLen = 2 + 8 + digest.Size
+
+// markDuplicates walks hashed files content by content: a first pass over
+// a content's entries finds its keeper, a second marks the others.
+func (r *Run) markDuplicates(ctx context.Context) error {
+	w := r.st.Writer(writeBatch)
+	var (
+		prefix []byte
+		keep   member
+		count  int
+	)
+	finish := func() error {
+		if count < 2 {
+			return nil
+		}
+		return r.markContent(prefix, keep, w)
+	}
+	err := r.st.Scan(keyContent, func(k, v []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if len(k) < contentPrefixLen {
+			return errRecord
+		}
+		m, err := decodeMember(v)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(k[:contentPrefixLen], prefix) {
+			if err := finish(); err != nil {
+				return err
+			}
+			prefix, keep, count = append(prefix[:0], k[:contentPrefixLen]...), m, 0
+		} else if plan.Better(m.copy, keep.copy) {
+			keep = m
+		}
+		count++
 		return nil
 	})
 	if err == nil {
-		err = flush()
+		err = finish()
 	}
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
+	return err
+}
+
+// markContent records, for every source with one content, the copy kept.
+func (r *Run) markContent(prefix []byte, keep member, w opWriter) error {
+	var e enc
+	err := r.st.Scan(prefix, func(_, v []byte) error {
+		m, err := decodeMember(v)
+		if err != nil || m.copy.InLibrary || m.seq == keep.seq {
+			return err
+		}
+		e.reset()
+		e.s(keep.copy.Path)
+		e.bool(keep.copy.InLibrary)
+		e.s(m.copy.Path) // the duplicate itself, for --delete-duplicates
+		r.dupsFound++
+		return w.Put(seqKey(keyDup, m.seq), e.bytes())
+	})
 	if err != nil {
-		return fmt.Errorf("find duplicates: %w", err)
+		return err
 	}
-	return nil
+	return r.markKeeper(keep.copy, w)
+}
+
+func decodeMember(v []byte) (member, error) {
+	d := newDec(v)
+	m := member{seq: d.u()}
+	m.copy.Path = d.s()
+	m.copy.Wall = d.t()
+	m.copy.InLibrary = d.bool()
+	return m, d.Err()
 }
 
 // indexLibrary records every file already in the destination by size.
@@ -115,32 +276,6 @@ type member struct {
 	ino  uint64
 }
 
-// dedupGroup hashes a size group's members when there are at least two,
-// and records every source that is not the keeper of its content.
-func (r *Run) dedupGroup(size int64, seqs []sizeEntry, w opWriter) error {
-	if size <= 0 || len(seqs) == 0 {
-		return nil // empty files are not photos; nothing to compare
-	}
-	lib, err := r.libraryOfSize(size)
-	if err != nil {
-		return err
-	}
-	if len(seqs)+len(lib) < 2 {
-		return nil
-	}
-	members := lib
-	for _, se := range seqs {
-		m, ok, err := r.sourceMember(se)
-		if err != nil {
-			return err
-		}
-		if ok {
-			members = append(members, m)
-		}
-	}
-	return r.recordDuplicates(members, size, w)
-}
-
 func (r *Run) sourceMember(se sizeEntry) (member, bool, error) {
 	v, ok, err := r.st.Get(se.groupKey)
 	if err != nil || !ok {
@@ -160,63 +295,6 @@ func (r *Run) sourceMember(se sizeEntry) (member, bool, error) {
 		wall = wall.UTC()
 	}
 	return member{seq: seq, copy: plan.Copy{Path: fi.File.Path, Wall: wall}, dev: fi.File.Dev, ino: fi.File.Ino}, true, nil
-}
-
-func (r *Run) libraryOfSize(size int64) ([]member, error) {
-	var out []member
-	prefix := sizeKey(keyLib, size, nil)
-	err := r.st.Scan(prefix, func(k, v []byte) error {
-		d := newDec(v)
-		mod := d.t()
-		out = append(out, member{copy: plan.Copy{Path: string(k[len(prefix):]), InLibrary: true}, mod: timeNanos(mod)})
-		return d.Err()
-	})
-	return out, err
-}
-
-// recordDuplicates groups members by content and marks the non-keepers.
-func (r *Run) recordDuplicates(members []member, size int64, w opWriter) error {
-	groups := map[digest.Sum][]member{}
-	var order []digest.Sum
-	for _, m := range members {
-		sum, err := r.sumOf(m, size)
-		if err != nil {
-			r.emit(Event{Type: "problem", Stage: "dedup", Src: m.copy.Path, Reason: err.Error()})
-			continue // unreadable: never call it a duplicate
-		}
-		if _, seen := groups[sum]; !seen {
-			order = append(order, sum)
-		}
-		groups[sum] = append(groups[sum], m)
-	}
-	var e enc
-	for _, sum := range order {
-		g := groups[sum]
-		if len(g) < 2 {
-			continue
-		}
-		copies := make([]plan.Copy, len(g))
-		for i, m := range g {
-			copies[i] = m.copy
-		}
-		keep := g[plan.Keeper(copies)]
-		for _, m := range g {
-			if m.seq == 0 || m.seq == keep.seq {
-				continue
-			}
-			e.reset()
-			e.s(keep.copy.Path)
-			e.bool(keep.copy.InLibrary)
-			e.s(m.copy.Path) // the duplicate itself, for --delete-duplicates
-			if err := w.Put(seqKey(keyDup, m.seq), e.bytes()); err != nil {
-				return err
-			}
-		}
-		if err := r.markKeeper(keep.copy, w); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // sumOf hashes a member, reusing the library index where it is current.
@@ -258,8 +336,8 @@ func cachedSum(fsys fsx.FS, idx *store.Store, path string, size, mod int64) (sum
 
 // duplicateOf looks up whether seq was found to duplicate another file.
 func (r *Run) duplicateOf(seq uint64) (dupOf, bool, error) {
-	if !r.cfg.Dedup {
-		return dupOf{}, false, nil
+	if !r.cfg.Dedup || r.dupsFound == 0 {
+		return dupOf{}, false, nil // no lookup per file when there is nothing to find
 	}
 	v, ok, err := r.st.Get(seqKey(keyDup, seq))
 	if err != nil || !ok {

@@ -67,6 +67,7 @@ type Run struct {
 	journalP string
 
 	lastProgress time.Time
+	dupsFound    int64              // duplicates marked by the dedup pass
 	stop         context.CancelFunc // ends the transfer stage early
 	stopped      error              // why it ended early (wraps ErrStopped)
 }
@@ -196,7 +197,7 @@ func (r *Run) openStores() error {
 		return fmt.Errorf("open run store: %w", err)
 	}
 	r.st = st
-	for _, p := range [][]byte{keyFile, keyGroup, keySize, keyLib, keyDup, keyDest, keyOp, keyKept} {
+	for _, p := range [][]byte{keyFile, keyGroup, keySize, keyLib, keyContent, keyDup, keyKept, keyDest, keyOp} {
 		if err := st.DeletePrefix(p); err != nil {
 			return fmt.Errorf("clear run store: %w", err)
 		}

@@ -24,14 +24,16 @@ type Copy struct {
 func Keeper(copies []Copy) int {
 	best := 0
 	for i := 1; i < len(copies); i++ {
-		if better(copies[i], copies[best]) {
+		if Better(copies[i], copies[best]) {
 			best = i
 		}
 	}
 	return best
 }
 
-func better(a, b Copy) bool {
+// Better reports whether a should be kept rather than b, by Keeper's rule;
+// it lets a caller pick the keeper of a stream without holding it.
+func Better(a, b Copy) bool {
 	if a.InLibrary != b.InLibrary {
 		return a.InLibrary
 	}

@@ -172,6 +172,16 @@ func iterate(it *pebble.Iterator, fn func(key, val []byte) error) (fnErr, readEr
 }
 
 // DeletePrefix removes every key starting with prefix, as one range
+// Empty reports whether no key starts with prefix.
+func (s *Store) Empty(prefix []byte) (bool, error) {
+	errFound := errors.New("found")
+	err := s.Scan(prefix, func(_, _ []byte) error { return errFound })
+	if errors.Is(err, errFound) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // tombstone (constant time, whatever the number of keys).
 func (s *Store) DeletePrefix(prefix []byte) error {
 	end := prefixEnd(prefix)
