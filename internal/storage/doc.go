@@ -26,6 +26,9 @@
 //     hide most of that latency, while more make small NAS boxes and FUSE
 //     daemons thrash and interleave their writes.
 //  3. Any spinning disk: one worker per distinct spinning disk, at most 4.
+//     (A paravirtual disk, virtio "vd*" or Xen "xvd*", reports itself
+//     rotational by the hypervisor's default whatever it sits on, so its
+//     flag is not taken as evidence of one.)
 //     A disk head serves one stream well; two streams on one disk make it
 //     seek between them and run slower than one. With sources on two disks
 //     and the library on an SSD, two workers keep both disks busy.

@@ -103,7 +103,10 @@ func withDisk(in Info, major, minor uint32, depth int) Info {
 	}
 	in.Device = d.name
 	in.Kind, in.Reason = Local, fmt.Sprintf("%s on %s, a solid-state or virtual disk", orDefault(in.FSType, "filesystem"), d.name)
-	if d.rotational {
+	switch {
+	case d.rotational && virtualDisk(d.name):
+		in.Reason = fmt.Sprintf("%s on %s, a virtual disk (its rotational flag is the hypervisor's default, not the hardware's)", orDefault(in.FSType, "filesystem"), d.name)
+	case d.rotational:
 		in.Kind, in.Reason = Rotational, fmt.Sprintf("%s on %s, a spinning disk", orDefault(in.FSType, "filesystem"), d.name)
 	}
 	if d.via != "" {

@@ -286,7 +286,10 @@ func assertAgreesWithSysfs(t *testing.T, path string, in Info) {
 	if err != nil {
 		t.Fatalf("Probe(%s) names device %q, but: %v", path, in.Device, err)
 	}
-	if want := strings.TrimSpace(string(b)) == "1"; (in.Kind == Rotational) != want {
+	// A paravirtual disk's flag is the hypervisor's default: it never
+	// makes the disk count as spinning.
+	want := strings.TrimSpace(string(b)) == "1" && !virtualDisk(in.Device)
+	if (in.Kind == Rotational) != want {
 		t.Errorf("Probe(%s) = %v, but /sys/block/%s/queue/rotational says %s", path, in.Kind, in.Device, b)
 	}
 }
@@ -302,5 +305,13 @@ func TestProbeErrors(t *testing.T) {
 	}
 	if _, err := Probe(filepath.Join(loop, "x")); err == nil || !strings.Contains(err.Error(), loop) {
 		t.Errorf("Probe through a symlink loop: err = %v, want one naming the path", err)
+	}
+}
+
+func TestVirtualDisksAreNotSpinningDisks(t *testing.T) {
+	for name, want := range map[string]bool{"vda": true, "vdb": true, "xvda": true, "sda": false, "nvme0n1": false, "mmcblk0": false} {
+		if got := virtualDisk(name); got != want {
+			t.Errorf("virtualDisk(%q) = %v, want %v", name, got, want)
+		}
 	}
 }

@@ -104,3 +104,12 @@ func exists(p string) bool {
 	_, err := os.Stat(p)
 	return !errors.Is(err, os.ErrNotExist) && err == nil
 }
+
+// virtualDisk reports whether a disk is a paravirtual one (virtio "vd*",
+// Xen "xvd*"). QEMU and Xen report those as rotational unless told
+// otherwise, whatever they sit on, so the flag is no evidence of a
+// spinning disk: treating it as one would copy with a single worker on
+// every cloud VM.
+func virtualDisk(name string) bool {
+	return strings.HasPrefix(name, "vd") || strings.HasPrefix(name, "xvd")
+}
