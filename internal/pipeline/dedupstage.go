@@ -3,12 +3,13 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"sync"
 
 	"shoebox/internal/digest"
 	"shoebox/internal/fsx"
-	"shoebox/internal/meta"
 	"shoebox/internal/plan"
 	"shoebox/internal/scan"
 	"shoebox/internal/store"
@@ -45,9 +46,10 @@ func (r *Run) findDuplicates(ctx context.Context) error {
 
 // hashSharedSizes walks sources by size. The first file of a size waits;
 // a second one (or a library file of that size) means the size is shared,
-// and from then on each file is hashed as it comes.
+// and from then on each file is hashed as it comes — on a pool of workers,
+// since hashing many small files is mostly waiting on open and read.
 func (r *Run) hashSharedSizes(ctx context.Context) error {
-	w := r.st.Writer(writeBatch)
+	pool := r.newHashPool(ctx)
 	var (
 		size    int64      = -1
 		pending *sizeEntry // the first file of the current size, not hashed yet
@@ -55,7 +57,7 @@ func (r *Run) hashSharedSizes(ctx context.Context) error {
 	)
 	libEmpty, err := r.st.Empty(keyLib)
 	if err != nil {
-		return err
+		return errors.Join(err, pool.close())
 	}
 	err = r.st.Scan(keySize, func(k, v []byte) error {
 		if err := ctx.Err(); err != nil {
@@ -64,10 +66,10 @@ func (r *Run) hashSharedSizes(ctx context.Context) error {
 		if len(k) != len(keySize)+16 {
 			return errRecord
 		}
-		se := sizeEntry{seq: store.Uint64(k[10:18]), groupKey: v}
+		se := sizeEntry{seq: store.Uint64(k[10:18]), member: v}
 		if sz := int64(store.Uint64(k[2:10])); sz != size {
 			size, shared = sz, false
-			pending = &sizeEntry{seq: se.seq, groupKey: append([]byte(nil), v...)}
+			pending = &sizeEntry{seq: se.seq, member: append([]byte(nil), v...)}
 			if sz <= 0 {
 				return nil // empty files are not photos; nothing to compare
 			}
@@ -75,40 +77,37 @@ func (r *Run) hashSharedSizes(ctx context.Context) error {
 				return nil // a new library: only sources can share a size
 			}
 			var err error
-			if shared, err = r.hashLibraryOfSize(sz, w); err != nil || !shared {
+			if shared, err = r.hashLibraryOfSize(sz, pool); err != nil || !shared {
 				return err
 			}
 		} else if !shared {
 			shared = true
 		} else {
-			return r.hashSource(size, se, w)
+			return r.hashSource(size, se, pool)
 		}
-		if err := r.hashSource(size, *pending, w); err != nil {
+		if err := r.hashSource(size, *pending, pool); err != nil {
 			return err
 		}
 		if pending.seq != se.seq {
-			return r.hashSource(size, se, w)
+			return r.hashSource(size, se, pool)
 		}
 		return nil
 	})
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
-	return err
+	return errors.Join(err, pool.close())
 }
 
-// hashSource hashes one source file and files it under its content.
-func (r *Run) hashSource(size int64, se sizeEntry, w opWriter) error {
-	m, ok, err := r.sourceMember(se)
-	if err != nil || !ok {
+// hashSource queues one source file for hashing.
+func (r *Run) hashSource(size int64, se sizeEntry, pool *hashPool) error {
+	m, err := decodeMember(se.member)
+	if err != nil {
 		return err
 	}
-	return r.putMember(m, size, w)
+	return pool.add(m, size)
 }
 
-// hashLibraryOfSize hashes every library file of size and says whether
+// hashLibraryOfSize queues every library file of size and says whether
 // there was any.
-func (r *Run) hashLibraryOfSize(size int64, w opWriter) (bool, error) {
+func (r *Run) hashLibraryOfSize(size int64, pool *hashPool) (bool, error) {
 	prefix := sizeKey(keyLib, size, nil)
 	any := false
 	err := r.st.Scan(prefix, func(k, v []byte) error {
@@ -119,31 +118,104 @@ func (r *Run) hashLibraryOfSize(size int64, w opWriter) (bool, error) {
 			return d.Err()
 		}
 		m := member{copy: plan.Copy{Path: string(k[len(prefix):]), InLibrary: true}, mod: timeNanos(mod)}
-		return r.putMember(m, size, w)
+		return pool.add(m, size)
 	})
 	return any, err
 }
 
-// putMember records a hashed file under c/<size><sum>; an unreadable file
-// is reported and never called a duplicate.
-func (r *Run) putMember(m member, size int64, w opWriter) error {
-	sum, err := r.sumOf(m, size)
-	if err != nil {
-		r.emit(Event{Type: "problem", Stage: "dedup", Src: m.copy.Path, Reason: err.Error()})
-		return nil
+// hashPool hashes members on several workers; one goroutine files the
+// results, since a store Writer is not for concurrent use. Its queues are
+// bounded like every other stage's.
+type hashPool struct {
+	r       *Run
+	ctx     context.Context
+	jobs    chan hashed
+	results chan hashed
+	workers sync.WaitGroup
+	written chan error
+}
+
+type hashed struct {
+	m    member
+	size int64
+	sum  digest.Sum
+}
+
+func (r *Run) newHashPool(ctx context.Context) *hashPool {
+	p := &hashPool{r: r, ctx: ctx, jobs: make(chan hashed, queueLen), results: make(chan hashed, queueLen), written: make(chan error, 1)}
+	for i := 0; i < r.metaWorkers(); i++ {
+		p.workers.Add(1)
+		go p.hash()
 	}
-	k := sizeKey(keyContent, size, sum[:])
+	go func() { p.workers.Wait(); close(p.results) }()
+	go p.write()
+	return p
+}
+
+func (p *hashPool) add(m member, size int64) error {
+	select {
+	case p.jobs <- hashed{m: m, size: size}:
+		return nil
+	case <-p.ctx.Done():
+		return p.ctx.Err()
+	}
+}
+
+// hash reports an unreadable file and drops it: it is never called a duplicate.
+func (p *hashPool) hash() {
+	defer p.workers.Done()
+	for h := range p.jobs {
+		sum, err := p.r.sumOf(h.m, h.size)
+		if err != nil {
+			p.r.emit(Event{Type: "problem", Stage: "dedup", Src: h.m.copy.Path, Reason: err.Error()})
+			continue
+		}
+		h.sum = sum
+		p.results <- h
+	}
+}
+
+func (p *hashPool) write() {
+	w := p.r.st.Writer(writeBatch)
+	var err error
+	for h := range p.results {
+		if err == nil {
+			err = putHashed(h, w)
+		}
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	p.written <- err
+}
+
+// close waits for every queued file to be hashed and filed.
+func (p *hashPool) close() error {
+	close(p.jobs)
+	return <-p.written
+}
+
+// putHashed files a hashed file under c/<size><sum>, so identical files
+// sort together.
+func putHashed(h hashed, w opWriter) error {
+	m := h.m
+	k := sizeKey(keyContent, h.size, h.sum[:])
 	if m.copy.InLibrary {
 		k = append(append(k, 0), m.copy.Path...)
 	} else {
 		k = seqKey(append(k, 1), m.seq)
 	}
+	return w.Put(k, encodeMember(m))
+}
+
+// encodeMember is decodeMember's inverse.
+func encodeMember(m member) []byte {
 	var e enc
 	e.u(m.seq)
 	e.s(m.copy.Path)
 	e.t(m.copy.Wall)
 	e.bool(m.copy.InLibrary)
-	return w.Put(k, e.bytes())
+	return e.bytes()
 }
 
 // contentPrefixLen is the length of c/<size><sum>.
@@ -248,10 +320,10 @@ func (r *Run) indexLibrary(ctx context.Context) error {
 	return nil
 }
 
-// sizeEntry is a source file of some size and where its record lives.
+// sizeEntry is a source file of some size, as the meta stage recorded it.
 type sizeEntry struct {
-	seq      uint64
-	groupKey []byte
+	seq    uint64
+	member []byte // its encoded member record (path, capture time)
 }
 
 // libraryExcludes keeps the library index out of shoebox's state and out
@@ -271,30 +343,13 @@ func (r *Run) libraryExcludes() []string {
 type member struct {
 	seq  uint64 // 0 for library files
 	copy plan.Copy
-	mod  int64
-	dev  uint64
-	ino  uint64
+	mod  int64 // library files: the mtime their cached hash is valid for
 }
 
-func (r *Run) sourceMember(se sizeEntry) (member, bool, error) {
-	v, ok, err := r.st.Get(se.groupKey)
-	if err != nil || !ok {
-		return member{}, false, err
-	}
-	seq := se.seq
-	d := newDec(v)
-	fi := getInfo(seq, d)
-	if d.Err() != nil {
-		return member{}, false, d.Err()
-	}
-	if fi.Info.Kind != meta.KindPhoto && fi.Info.Kind != meta.KindVideo {
-		return member{}, false, nil
-	}
-	wall := fi.Info.Date.Wall
-	if fi.Info.Date.IsZero() {
-		wall = wall.UTC()
-	}
-	return member{seq: seq, copy: plan.Copy{Path: fi.File.Path, Wall: wall}, dev: fi.File.Dev, ino: fi.File.Ino}, true, nil
+// sourceMemberOf is what dedup needs of a source photo or video; the meta
+// stage stores it beside the size key, so dedup never looks files up.
+func sourceMemberOf(fi fileInfo) member {
+	return member{seq: fi.Seq, copy: plan.Copy{Path: fi.File.Path, Wall: fi.Info.Date.Wall}}
 }
 
 // sumOf hashes a member, reusing the library index where it is current.

@@ -82,7 +82,7 @@ func (r *Run) writeInfos(done <-chan fileInfo) (int64, error) {
 		gk := groupKey(fi)
 		err = w.Put(gk, e.bytes())
 		if err == nil && r.cfg.Dedup && isMedia(fi.Info.Kind) && fi.File.Size > 0 {
-			err = w.Put(sizeKey(keySize, fi.File.Size, seqKey(nil, fi.Seq)), gk)
+			err = w.Put(sizeKey(keySize, fi.File.Size, seqKey(nil, fi.Seq)), encodeMember(sourceMemberOf(fi)))
 		}
 	}
 	if ferr := w.Flush(); err == nil {

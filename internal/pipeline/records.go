@@ -12,7 +12,7 @@ import (
 // so DeletePrefix can drop a stage's output in one call.
 var (
 	keyFile = []byte("f/") // f/<seq>                 scanned file
-	keySize = []byte("s/") // s/<size><seq> → g/ key   photos and videos by size, for dedup
+	keySize = []byte("s/") // s/<size><seq> → member    photos and videos by size, for dedup
 	keyLib  = []byte("l/") // l/<size><path>           library files by size, for dedup
 	keyDup  = []byte("u/") // u/<seq>                  duplicate: what it duplicates
 	keyDest = []byte("d/") // d/<dir>\0<fold>\0<src>   planned file, sorted by target dir
