@@ -18,8 +18,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
+	"shoebox/internal/fsx"
 	"shoebox/internal/journal"
+	"shoebox/internal/transfer"
 )
 
 const (
@@ -192,4 +195,24 @@ func hasJournals(dir string) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// journaledExecutor starts the executor an undo or a recovery works
+// through, with a new journal of its own (Args [kind, runID]) naming the
+// run it works on; a dry run gets neither journal nor changes.
+func journaledExecutor(fsys fsx.FS, dry bool, dest, kind, runID string) (*transfer.Executor, *journal.Writer, error) {
+	opt := transfer.Options{FS: fsys, DryRun: dry}
+	var w *journal.Writer
+	if !dry {
+		now := time.Now()
+		var err error
+		w, err = journal.Create(journalDir(dest), journal.Header{
+			RunID: journal.NewRunID(now), Started: now, Dest: dest, Args: []string{kind, runID},
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		opt.Journal = w
+	}
+	return transfer.New(opt), w, nil
 }

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 
 	"shoebox/internal/digest"
 	"shoebox/internal/fsx"
@@ -155,20 +154,11 @@ func (rc *recovery) isUndo() bool {
 }
 
 func (rc *recovery) open() error {
-	opt := transfer.Options{FS: rc.fsys, DryRun: rc.dry}
-	if !rc.dry {
-		now := time.Now()
-		w, err := journal.Create(journalDir(rc.dest), journal.Header{
-			RunID: journal.NewRunID(now), Started: now, Dest: rc.dest,
-			Args: []string{argRecover, rc.run.Header.RunID},
-		})
-		if err != nil {
-			return fmt.Errorf("recover run %s: %w", rc.run.Header.RunID, err)
-		}
-		rc.w = w
-		opt.Journal = w
+	exec, w, err := journaledExecutor(rc.fsys, rc.dry, rc.dest, argRecover, rc.run.Header.RunID)
+	if err != nil {
+		return fmt.Errorf("recover run %s: %w", rc.run.Header.RunID, err)
 	}
-	rc.exec = transfer.New(opt)
+	rc.exec, rc.w = exec, w
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"shoebox/internal/fsx"
 	"shoebox/internal/journal"
@@ -136,20 +135,11 @@ func (u *undoer) undo(h *history, extra []journal.Entry) error {
 }
 
 func (u *undoer) open() error {
-	opt := transfer.Options{FS: u.opt.FS, DryRun: u.opt.DryRun}
-	if !u.opt.DryRun {
-		now := time.Now()
-		w, err := journal.Create(journalDir(u.dest), journal.Header{
-			RunID: journal.NewRunID(now), Started: now, Dest: u.dest,
-			Args: []string{argUndo, u.run.Header.RunID},
-		})
-		if err != nil {
-			return fmt.Errorf("undo run %s: %w", u.run.Header.RunID, err)
-		}
-		u.w = w
-		opt.Journal = w
+	exec, w, err := journaledExecutor(u.opt.FS, u.opt.DryRun, u.dest, argUndo, u.run.Header.RunID)
+	if err != nil {
+		return fmt.Errorf("undo run %s: %w", u.run.Header.RunID, err)
 	}
-	u.exec = transfer.New(opt)
+	u.exec, u.w = exec, w
 	return nil
 }
 
