@@ -145,30 +145,14 @@ func (h *history) job(extra map[string][]journal.Entry) []journal.Summary {
 	return job
 }
 
-// reversible collects, in journal order, the Done entries of run and its
-// recoveries (plus extra, what a dry-run recovery found) that an undo
-// reverses.
-func (h *history) reversible(run journal.Summary, extra []journal.Entry) ([]journal.Entry, error) {
-	var out []journal.Entry
-	collect := func(e journal.Entry) error {
-		if e.State == journal.Done && reversibleAction(e.Action) {
-			out = append(out, e)
-		}
-		return nil
-	}
+// journalsOf lists the journals holding what run did: its own and those
+// of the recoveries that finished it.
+func (h *history) journalsOf(run journal.Summary) []string {
 	paths := []string{run.Path}
 	for _, r := range h.recoveries[run.Header.RunID] {
 		paths = append(paths, r.Path)
 	}
-	for _, p := range paths {
-		if _, err := journal.Read(p, collect); err != nil {
-			return nil, err
-		}
-	}
-	for _, e := range extra {
-		collect(e)
-	}
-	return out, nil
+	return paths
 }
 
 func reversibleAction(a journal.Action) bool {

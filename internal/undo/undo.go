@@ -110,26 +110,34 @@ type undoer struct {
 
 func (u *undoer) undo(h *history, extra []journal.Entry) error {
 	id := u.run.Header.RunID
-	entries, err := h.reversible(u.run, extra)
+	dir, err := spillDir(u.dest, u.opt.DryRun)
+	if err != nil {
+		return fmt.Errorf("undo run %s: %w", id, err)
+	}
+	sp, err := spillReversible(h, u.run, extra, dir)
 	if err != nil {
 		return fmt.Errorf("undo run %s: %w", id, err)
 	}
 	if err := u.open(); err != nil {
-		return err
+		return sp.discard(err)
 	}
 	u.st.Runs = append(u.st.Runs, id)
-	u.event("run %s (shoebox %s), %d operations to reverse", id, strings.Join(u.run.Header.Args, " "), len(entries))
+	u.event("run %s (shoebox %s), %d operations to reverse", id, strings.Join(u.run.Header.Args, " "), sp.n)
 	rev := u.exec.Reverser()
-	for i := len(entries) - 1; i >= 0; i-- {
-		res := rev.Reverse(u.ctx, entries[i])
-		if err := u.account(res); err != nil {
-			return errors.Join(err, u.abandon())
+	done := 0
+	err = sp.each(func(e journal.Entry) error {
+		if err := u.account(rev.Reverse(u.ctx, e)); err != nil {
+			return err
 		}
-		if (len(entries)-i)%flushEvery == 0 {
+		if done++; done%flushEvery == 0 {
 			if err := u.exec.Flush(); err != nil {
-				return errors.Join(fmt.Errorf("undo run %s: %w", id, err), u.abandon())
+				return fmt.Errorf("undo run %s: %w", id, err)
 			}
 		}
+		return nil
+	})
+	if err = sp.discard(err); err != nil {
+		return errors.Join(err, u.abandon())
 	}
 	return u.finish()
 }
