@@ -96,6 +96,11 @@ func (r *Run) recoverInterrupted() error {
 	if r.unlock == nil {
 		return nil
 	}
+	// Every earlier run ended cleanly (the usual case): their journals'
+	// tails say so, and nothing needs reading.
+	if clean, err := journal.AllClosed(filepath.Join(StateDir(r.dest), "journal")); err == nil && clean {
+		return nil
+	}
 	st, err := undo.Interrupted(context.Background(), r.dest, r.cfg.FS)
 	for _, p := range st.Problems {
 		r.emit(Event{Type: "warning", Stage: "recover", Reason: p})

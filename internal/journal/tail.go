@@ -1,0 +1,59 @@
+package journal
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// closedFrame is the exact last frame of a journal whose writer closed it.
+var closedFrame = appendFrame(nil, []byte{typeClosed})
+
+// Closed reports whether the journal at path ends with the closed marker,
+// reading only its last bytes. A run that ended cleanly has nothing to
+// recover, so a sort can skip reading its journal at start.
+func Closed(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, fmt.Errorf("journal %q: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return false, fmt.Errorf("journal %q: %w", path, err)
+	}
+	if st.Size() < int64(len(closedFrame)) {
+		return false, nil
+	}
+	tail := make([]byte, len(closedFrame))
+	if _, err := f.ReadAt(tail, st.Size()-int64(len(tail))); err != nil {
+		return false, fmt.Errorf("journal %q: %w", path, err)
+	}
+	return bytes.Equal(tail, closedFrame), nil
+}
+
+// AllClosed reports whether every journal in dir ended cleanly (true for
+// an empty or missing dir), looking only at their tails.
+func AllClosed(dir string) (bool, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("list journals in %q: %w", dir, err)
+	}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), Ext) || !e.Type().IsRegular() {
+			continue
+		}
+		closed, err := Closed(filepath.Join(dir, e.Name()))
+		if err != nil || !closed {
+			return false, err
+		}
+	}
+	return true, nil
+}
