@@ -2,7 +2,7 @@ package cli
 
 import "fmt"
 
-const sortFlagWords = "--template --mode --workers --dry-run --dedup --delete-duplicates --verify --follow-links --hidden --unknown-dir --no-mtime --video-tz --json --quiet --report --help"
+const sortFlagWords = "--template --mode --workers --dry-run --dedup --delete-duplicates --verify --follow-links --hidden --unknown-dir --no-mtime --video-tz --tz --json --quiet --report --help"
 const commandWords = "sort explain log undo index completion version help"
 
 var completions = map[string]string{
@@ -52,6 +52,7 @@ complete -c shoebox -n '__fish_seen_subcommand_from sort' -l hidden
 complete -c shoebox -n '__fish_seen_subcommand_from sort' -l unknown-dir -r
 complete -c shoebox -n '__fish_seen_subcommand_from sort' -l no-mtime
 complete -c shoebox -n '__fish_seen_subcommand_from sort' -l video-tz -x
+complete -c shoebox -n '__fish_seen_subcommand_from sort explain' -l tz -x
 complete -c shoebox -n '__fish_seen_subcommand_from sort' -l json
 complete -c shoebox -n '__fish_seen_subcommand_from sort' -l quiet -s q
 complete -c shoebox -n '__fish_seen_subcommand_from sort' -l report -r

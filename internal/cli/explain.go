@@ -13,6 +13,7 @@ import (
 func cmdExplain(env Env, args []string) error {
 	fs := newFlags("explain")
 	tz := fs.String("video-tz", "local", "")
+	camTZ := fs.String("tz", "", "")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -24,7 +25,11 @@ func cmdExplain(env Env, args []string) error {
 	if err != nil {
 		return usagef("--video-tz: %s", err)
 	}
-	rd := meta.NewReader(meta.Options{Explain: true, VideoTZ: loc})
+	photoTZ, err := cameraZone(*camTZ)
+	if err != nil {
+		return usagef("--tz: %s", err)
+	}
+	rd := meta.NewReader(meta.Options{Explain: true, VideoTZ: loc, PhotoTZ: photoTZ})
 	failed := false
 	for _, f := range files {
 		st, err := os.Stat(f)

@@ -42,6 +42,12 @@ for videos; XMP; a date in the file name (IMG_20190704_153000, PXL_...,
 "2019-07-04 15.30.00", WhatsApp IMG-20190704-WA0001); the file's
 modification time. Files with no date go to DEST/unknown/.
 
+The date is the camera's clock, as it showed it. Its UTC offset (used to
+tell whether a photo and a video of one name are one shot, e.g. a Live
+Photo beside a phone video stored in UTC) comes from EXIF OffsetTime*, or
+from the photo's GPS time stamp (the difference from the clock, to the
+quarter hour), or else from --tz.
+
 Flags:
   -t, --template T     destination layout (default "{year}/{year}-{month}-{day}/{name}{ext}")
       --mode M         copy (default), move, hardlink, symlink, reflink
@@ -57,6 +63,8 @@ Flags:
       --unknown-dir D  folder for files with no date (default "unknown")
       --no-mtime       do not date files by modification time: send them to the unknown folder
       --video-tz Z     zone for video times stored in UTC: local (default), UTC, +02:00, Europe/Paris
+      --tz Z           the zone the camera's clock was set to (Europe/Paris, UTC, local, +05:30),
+                       for photos whose file gives no UTC offset; default: none assumed
       --report FILE    also write an HTML report of the run (or of the plan) to FILE
       --json           write one JSON object per file and a summary object to stdout
   -q, --quiet          print nothing but errors
@@ -74,7 +82,7 @@ Output:
 Config files:
   Flags not given come from DEST/.shoebox/config.toml, then
   ~/.config/shoebox/config.toml (keys: template, mode, workers, dedup,
-  unknown_dir, video_tz, no_mtime, verify, follow_links, hidden). The
+  unknown_dir, video_tz, tz, no_mtime, verify, follow_links, hidden). The
   first sort into a library records its template there.
 
 Template tokens:
@@ -93,9 +101,21 @@ Exit codes: 0 done, 1 fatal error, 2 bad command line, 3 some files failed,
 130 interrupted (run the same command again to resume).
 `
 
+const explainHelp = `Usage: shoebox explain [--tz Z] [--video-tz Z] FILE...
+
+Prints every capture-date candidate found in each file (tag, value, offset),
+which one wins, and why; "offset from GPS time" when the photo's GPS time
+stamp gave its UTC offset.
+
+Flags:
+      --tz Z           the zone the camera's clock was set to, for photos whose file
+                       gives no UTC offset (as for sort); default: none assumed
+      --video-tz Z     zone for video times stored in UTC: local (default), UTC, +02:00
+`
+
 var helps = map[string]string{
 	"sort":       sortHelp,
-	"explain":    "Usage: shoebox explain FILE...\n\nPrints every capture-date candidate found in each file (tag, value, offset),\nwhich one wins, and why.\n",
+	"explain":    explainHelp,
 	"log":        "Usage: shoebox log DEST\n\nLists the runs recorded in DEST/.shoebox/journal, newest last.\n",
 	"undo":       undoHelp,
 	"index":      "Usage: shoebox index DEST\n\nHashes every file in a library (reusing hashes of unchanged files) so later\nruns detect duplicates against it without re-reading it.\n",

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,7 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"mkjpeg": mkjpeg,
+			"mkmov":  mkmov,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("TZ", "UTC")
@@ -32,21 +34,44 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// mkjpeg FILE DATE [MAKE] writes a real JPEG whose EXIF DateTimeOriginal is
-// DATE (2006-01-02T15:04:05); the file's bytes depend on FILE's base name,
-// so two names never make identical files unless asked with the same name.
+// mkjpeg FILE DATE [MAKE] [gps=UTCDATE] writes a real JPEG whose EXIF
+// DateTimeOriginal is DATE (2006-01-02T15:04:05) and, with gps=, whose GPS
+// time stamp is UTCDATE; the file's bytes depend on FILE's base name, so
+// two names never make identical files unless asked with the same name.
 func mkjpeg(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
-		ts.Fatalf("usage: mkjpeg FILE DATE [MAKE]")
+		ts.Fatalf("usage: mkjpeg FILE DATE [MAKE] [gps=UTCDATE]")
 	}
 	when, err := time.Parse("2006-01-02T15:04:05", args[1])
 	ts.Check(err)
-	cam := fixture.Camera{Make: "Canon", Model: "EOS"}
-	if len(args) > 2 {
-		cam.Make = args[2]
+	e := fixture.EXIF{When: when, Camera: fixture.Camera{Make: "Canon", Model: "EOS"}}
+	for _, a := range args[2:] {
+		if v, ok := strings.CutPrefix(a, "gps="); ok {
+			e.GPS, err = time.Parse("2006-01-02T15:04:05", v)
+			ts.Check(err)
+			continue
+		}
+		e.Camera.Make = a
 	}
-	name := ts.MkAbs(args[0])
-	base := name[strings.LastIndex(name, "/")+1:]
-	ts.Check(os.MkdirAll(name[:len(name)-len(base)], 0o755))
-	ts.Check(os.WriteFile(name, fixture.JPEG(fixture.EXIF{When: when, Camera: cam, Comment: base}), 0o644))
+	name := mkdirFor(ts, args[0])
+	e.Comment = filepath.Base(name)
+	ts.Check(os.WriteFile(name, fixture.JPEG(e), 0o644))
+}
+
+// mkmov FILE UTCDATE writes a minimal real QuickTime movie whose mvhd
+// creation time is UTCDATE (2006-01-02T15:04:05), as a phone writes it.
+func mkmov(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: mkmov FILE UTCDATE")
+	}
+	when, err := time.Parse("2006-01-02T15:04:05", args[1])
+	ts.Check(err)
+	ts.Check(os.WriteFile(mkdirFor(ts, args[0]), fixture.MOV(when), 0o644))
+}
+
+// mkdirFor makes the folder of the script-relative file and returns its path.
+func mkdirFor(ts *testscript.TestScript, file string) string {
+	name := ts.MkAbs(file)
+	ts.Check(os.MkdirAll(filepath.Dir(name), 0o755))
+	return name
 }

@@ -12,7 +12,7 @@ import (
 // flagKeys maps each sort flag (long or short spelling) to its config key.
 var flagKeys = map[string]string{
 	"template": "template", "t": "template", "mode": "mode", "workers": "workers",
-	"dedup": "dedup", "unknown-dir": "unknown_dir", "video-tz": "video_tz",
+	"dedup": "dedup", "unknown-dir": "unknown_dir", "video-tz": "video_tz", "tz": "tz",
 	"no-mtime": "no_mtime", "verify": "verify", "follow-links": "follow_links", "hidden": "hidden",
 }
 
@@ -57,6 +57,9 @@ func applyConfig(env Env, fs *flag.FlagSet, f *sortFlags, dest string) error {
 	}
 	if v := file.VideoTZ; v != nil {
 		set("video_tz", func() { f.videoTZ = *v })
+	}
+	if v := file.TZ; v != nil {
+		set("tz", func() { f.tz = *v })
 	}
 	for _, b := range []struct {
 		key string

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"shoebox/internal/layout"
 	"shoebox/internal/pipeline"
@@ -18,10 +19,10 @@ import (
 const DefaultTemplate = "{year}/{year}-{month}-{day}/{name}{ext}"
 
 type sortFlags struct {
-	template, mode, unknown, videoTZ, report string
-	workers                                  int
-	dryRun, dedup, verify, follow, hidden    bool
-	noMtime, jsonOut, quiet, deleteDups                  bool
+	template, mode, unknown, videoTZ, tz, report string
+	workers                                      int
+	dryRun, dedup, verify, follow, hidden        bool
+	noMtime, jsonOut, quiet, deleteDups          bool
 }
 
 func (f *sortFlags) register(fs *flag.FlagSet) {
@@ -40,6 +41,7 @@ func (f *sortFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.unknown, "unknown-dir", "unknown", "")
 	fs.BoolVar(&f.noMtime, "no-mtime", false, "")
 	fs.StringVar(&f.videoTZ, "video-tz", "local", "")
+	fs.StringVar(&f.tz, "tz", "", "")
 	fs.BoolVar(&f.jsonOut, "json", false, "")
 	fs.BoolVar(&f.quiet, "q", false, "")
 	fs.BoolVar(&f.quiet, "quiet", false, "")
@@ -91,13 +93,27 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 	if err != nil {
 		return pipeline.Config{}, usagef("--video-tz: %s", err)
 	}
+	photoTZ, err := cameraZone(f.tz)
+	if err != nil {
+		return pipeline.Config{}, usagef("--tz: %s", err)
+	}
 	unknown := layout.SafeName(f.unknown)
 	return pipeline.Config{
 		Sources: operands[:len(operands)-1], Dest: operands[len(operands)-1],
 		Template: tmpl, UnknownDir: unknown, NoModTime: f.noMtime,
 		Mode: mode, Workers: f.workers, DryRun: f.dryRun, Dedup: f.dedup, Verify: f.verify,
 		FollowLinks: f.follow, Hidden: f.hidden, VideoTZ: tz, DeleteDuplicates: f.deleteDups,
+		PhotoTZ: photoTZ,
 	}, nil
+}
+
+// cameraZone reads --tz, the zone the camera's clock was set to; unset
+// ("") means none is assumed, so photos without an offset keep none.
+func cameraZone(s string) (*time.Location, error) {
+	if s == "" {
+		return nil, nil
+	}
+	return parseZone(s)
 }
 
 func runSort(ctx context.Context, env Env, f sortFlags, cfg pipeline.Config) error {

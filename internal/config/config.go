@@ -32,6 +32,7 @@ type Settings struct {
 	Dedup       *bool   `toml:"dedup,omitempty"`
 	UnknownDir  *string `toml:"unknown_dir,omitempty"`
 	VideoTZ     *string `toml:"video_tz,omitempty"`
+	TZ          *string `toml:"tz,omitempty"` // the zone photo cameras' clocks were set to (--tz)
 	NoMtime     *bool   `toml:"no_mtime,omitempty"`
 	Verify      *bool   `toml:"verify,omitempty"`
 	FollowLinks *bool   `toml:"follow_links,omitempty"`
@@ -99,7 +100,9 @@ func closestKey(name string) string {
 		names[i] = k.name
 	}
 	best, d := spell.Closest(norm, names)
-	if d < 0 || d > max(2, len(norm)/3) {
+	// d >= len(norm): nothing of the name survives (a short key like tz
+	// is within 2 edits of any one- or two-letter word).
+	if d < 0 || d > max(2, len(norm)/3) || d >= len(norm) {
 		return ""
 	}
 	return best

@@ -95,6 +95,7 @@ workers = 8
 dedup = true
 unknown_dir = "undated"
 video_tz = "+02:00"
+tz = "Asia/Kolkata"
 no_mtime = true
 verify = true
 follow_links = true
@@ -105,7 +106,7 @@ hidden = false
 		t.Fatal(err)
 	}
 	want := "template={year}/{name}{ext} mode=hardlink workers=8 dedup=true unknown_dir=undated " +
-		"video_tz=+02:00 no_mtime=true verify=true follow_links=true hidden=false"
+		"video_tz=+02:00 tz=Asia/Kolkata no_mtime=true verify=true follow_links=true hidden=false"
 	if s.String() != want {
 		t.Errorf("got  %s\nwant %s", s, want)
 	}
@@ -192,6 +193,8 @@ func TestWrongTypesAndValues(t *testing.T) {
 		{"template = \"{yaer}/{name}\"\n", `:1: template "{yaer}/{name}"`},
 		{"unknown_dir = \"  \"\n", ":1: unknown_dir must name a folder"},
 		{"video_tz = \"\"\n", ":1: video_tz must name a zone"},
+		{"mode = \"copy\"\ntz = \" \"\n", ":2: tz must name the zone the camera's clock was set to"},
+		{"tz = 2\n", ":1: tz must be a quoted string, not a TOML integer"},
 		{"workers = \n", ":1: "},
 		{"mode = \"copy\"\nmode = \"move\"\n", ":2: key mode is already defined"},
 	}
@@ -264,7 +267,7 @@ func TestSaveLibraryFailsWhereStateDirIsAFile(t *testing.T) {
 func TestClosestKey(t *testing.T) {
 	for in, want := range map[string]string{
 		"follow-links": "follow_links", "nomtime": "no_mtime", "videotz": "video_tz", "WORKERS": "workers",
-		"zzzzzzzz": "", "x": "", "dedupe": "dedup",
+		"zzzzzzzz": "", "x": "", "dedupe": "dedup", "TZ": "tz", "tzz": "tz",
 	} {
 		if got := closestKey(in); got != want {
 			t.Errorf("closestKey(%q) = %q, want %q", in, got, want)

@@ -187,6 +187,9 @@ func (s Settings) check(path string, doc []byte) error {
 	if s.VideoTZ != nil && strings.TrimSpace(*s.VideoTZ) == "" {
 		return bad("video_tz", `video_tz must name a zone ("local", "UTC", "Europe/Berlin", "+02:00"), not be empty`)
 	}
+	if s.TZ != nil && strings.TrimSpace(*s.TZ) == "" {
+		return bad("tz", `tz must name the zone the camera's clock was set to ("Europe/Berlin", "UTC", "+02:00"), not be empty; leave it out to assume none`)
+	}
 	return nil
 }
 

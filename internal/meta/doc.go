@@ -30,6 +30,28 @@
 // is kept as a Candidate with its reason when Options.Explain is set.
 // SubSec is a decimal fraction: "031" is 31 ms, "91" is 910 ms.
 //
+// # UTC offsets of photos
+//
+// The date is the camera's wall clock. Its UTC offset, which tells whether
+// a photo and a phone video in UTC are one shot, comes from, first found:
+//
+//  1. the date field's own zone or its OffsetTime* tag (OffsetTimeOriginal
+//     for DateTimeOriginal, OffsetTimeDigitized for CreateDate, OffsetTime
+//     for ModifyDate);
+//  2. for DateTimeOriginal and CreateDate, the GPS time stamp in the same
+//     TIFF (GPS IFD GPSDateStamp + GPSTimeStamp, UTC): the clock minus GPS
+//     time, rounded to the quarter hour, if that is within -12:00..+14:00
+//     and the clock is less than 2 minutes off the rounded value (more is
+//     clock drift or a stale fix, not a zone). A GPS stamp that fails is
+//     ignored; Candidates say "offset from GPS time" or why not. CR3 keeps
+//     GPS in a TIFF block of its own and is not covered;
+//  3. Options.PhotoTZ (--tz), the zone the camera's clock was set to, at
+//     that wall time (DST included), for a photo's date from its header
+//     or its file name (not THM sidecars, not videos); unset, no offset is
+//     assumed.
+//
+// A modification-time date always carries the offset of the system zone.
+//
 // # QuickTime mvhd and time zones
 //
 // The standard says mvhd holds UTC, and phones (Apple, Android) write UTC;

@@ -1,10 +1,13 @@
 package meta
 
 import (
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"shoebox/internal/fixture"
 )
 
 func addTestdataSeeds(f *testing.F, add func(name string, data []byte)) {
@@ -24,6 +27,9 @@ var fuzzNames = []string{"a.jpg", "a.heic", "a.mov", "a.cr2", "a.png", "a.xmp", 
 func FuzzBytes(f *testing.F) {
 	addTestdataSeeds(f, func(_ string, data []byte) { f.Add(data, uint8(0)) })
 	f.Add(sampleJPEG(1024), uint8(0))
+	for _, seed := range gpsSeeds() {
+		f.Add(seed, uint8(0))
+	}
 	f.Add(buildMOV(3e9, map[string]string{"com.apple.quicktime.creationdate": "2020-04-17T10:03:47-0600"}), uint8(2))
 	r := NewReader(Options{Explain: true, VideoTZ: time.UTC})
 	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
@@ -40,6 +46,11 @@ func FuzzBytes(f *testing.F) {
 func FuzzTIFF(f *testing.F) {
 	f.Add(buildTIFF([]exifTag{{tagMake, "Canon"}, {tagDateTime, "2020:01:02 03:04:05"}},
 		[]exifTag{{tagDTOriginal, "2019:07:04 15:30:00"}, {tagSubSecOrig, "031"}}))
+	for _, seed := range gpsSeeds() {
+		f.Add(seed[jpegTIFFAt:])
+	}
+	f.Add(gpsTIFF(binary.BigEndian, "2021:08:14", [6]uint32{12, 1, 12, 1, 315, 10}, true))
+	f.Add(gpsTIFF(binary.LittleEndian, "2021:08:14", [6]uint32{12, 1, 12, 0, 31, 1}, true))
 	addTestdataSeeds(f, func(name string, data []byte) {
 		if filepath.Ext(name) == ".cr2" || filepath.Ext(name) == ".nef" || filepath.Ext(name) == ".dng" {
 			f.Add(data)
@@ -82,3 +93,21 @@ func FuzzFilenameDate(f *testing.F) {
 		}
 	})
 }
+
+// gpsSeeds are generated JPEGs with a GPS IFD, sound and not.
+func gpsSeeds() [][]byte {
+	wall := time.Date(2021, 8, 14, 14, 12, 31, 0, time.UTC)
+	var out [][]byte
+	for _, e := range []fixture.EXIF{
+		{When: wall, GPS: wall.Add(-5*time.Hour - 30*time.Minute)},
+		{When: wall, GPS: wall.Add(22 * time.Hour)},
+		{When: wall, GPS: wall, GPSDate: "2021:13:99"},
+	} {
+		out = append(out, fixture.JPEG(e))
+	}
+	return out
+}
+
+// jpegTIFFAt is where the TIFF block starts in a fixture JPEG: after SOI,
+// the APP1 marker and length, and "Exif\x00\x00".
+const jpegTIFFAt = 2 + 4 + 6

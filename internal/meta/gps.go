@@ -85,7 +85,7 @@ func (t *tiff) explainGPS(utc time.Time, tag string, off int, why string) {
 		return
 	}
 	c := Date{Source: SourceEXIF, Tag: tagGPSDateTime}
-	raw := string(trimText(t.gps.date)) + " " + t.gps.clockText()
+	raw := cleanString(t.gps.date) + " " + t.clockText()
 	if !utc.IsZero() {
 		c.Wall, c.HasOffset = utc, true
 		raw = utc.Format("2006:01:02 15:04:05.00")
@@ -111,7 +111,7 @@ func (t *tiff) gpsUTC() (time.Time, string) {
 	}
 	ns, ok := t.gpsClock()
 	if !ok {
-		return time.Time{}, fmt.Sprintf("GPSTimeStamp %s is not a time of day", t.gps.clockText())
+		return time.Time{}, fmt.Sprintf("GPSTimeStamp %s is not a time of day", t.clockText())
 	}
 	day := time.Date(c.y, time.Month(c.mo), c.d, 0, 0, 0, 0, time.UTC)
 	return day.Add(time.Duration(ns)), ""
@@ -119,18 +119,18 @@ func (t *tiff) gpsUTC() (time.Time, string) {
 
 // gpsClock is GPSTimeStamp as nanoseconds since midnight.
 func (t *tiff) gpsClock() (int64, bool) {
-	limits := [3]int64{24, 60, 61} // 61: a leap second
-	scale := [3]int64{int64(time.Hour), int64(time.Minute), int64(time.Second)}
-	var total int64
+	limits := [3]int64{24, 60, 60}
+	scale := [3]time.Duration{time.Hour, time.Minute, time.Second}
+	var total time.Duration
 	for i := range 3 {
 		num, den := t.rational(i)
 		if den == 0 || num/den >= limits[i] {
 			return 0, false
 		}
-		// num < 2^32 and whole units are below 61, so no product overflows.
-		total += num/den*scale[i] + num%den*scale[i]/den
+		frac := float64(num%den) / float64(den) // num%den*scale could overflow
+		total += time.Duration(num/den)*scale[i] + time.Duration(frac*float64(scale[i]))
 	}
-	return total, total < int64(24*time.Hour)
+	return int64(total), true
 }
 
 func (t *tiff) rational(i int) (num, den int64) {
@@ -201,9 +201,13 @@ func (p *parse) assumeZone(used int) {
 	}
 }
 
+// appendNote joins two notes with "; ", leaving out an empty one.
 func appendNote(note, more string) string {
-	if note == "" {
+	switch {
+	case note == "":
 		return more
+	case more == "":
+		return note
 	}
 	return note + "; " + more
 }

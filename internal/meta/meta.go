@@ -95,6 +95,10 @@ type Info struct {
 type Options struct {
 	Explain bool           // collect every date seen into Info.Candidates
 	VideoTZ *time.Location // zone for UTC-only QuickTime times; nil = time.Local
+	// PhotoTZ is the zone the camera's clock was set to: a photo date with
+	// no offset in the file (no OffsetTime*, no sound GPS time) takes this
+	// zone's offset at that wall time. nil = no offset assumed.
+	PhotoTZ *time.Location
 }
 
 // Reader reads capture dates. One goroutine at a time may use it; it

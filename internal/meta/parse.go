@@ -61,9 +61,10 @@ type parse struct {
 	info    Info
 	best    [numRanks]Date
 	have    [numRanks]bool
-	bestAt  [numRanks]int // index into info.Candidates when explaining
-	ext     string        // lower-case extension without the dot
-	isDNG   bool          // IFD0 carries DNGVersion
+	bestAt  [numRanks]int    // index into info.Candidates when explaining
+	offNote [numRanks]string // where a kept date's offset came from, when not its own field
+	ext     string           // lower-case extension without the dot
+	isDNG   bool             // IFD0 carries DNGVersion
 	// rejected is the first date field that was not a usable date, kept so
 	// that a fallback to the file name or mtime can say why.
 	rejected string
@@ -96,15 +97,16 @@ func (p *parse) warn(msg string) {
 }
 
 // offer records a date field seen in the file. The first valid field of each
-// rank is kept; the best rank wins in finish.
-func (p *parse) offer(rk rank, d Date, raw []byte) {
+// rank is kept (kept reports whether d was); the best rank wins in finish.
+func (p *parse) offer(rk rank, d Date, raw []byte) (kept bool) {
 	if p.have[rk] {
 		p.explain(d, raw, noteDuplicate)
-		return
+		return false
 	}
 	p.have[rk] = true
 	p.best[rk] = d
 	p.bestAt[rk] = p.explain(d, raw, "")
+	return true
 }
 
 // reject records a field whose text is not a usable date.
@@ -127,10 +129,18 @@ func (p *parse) explain(d Date, raw []byte, note string) int {
 // offerText parses an EXIF/XMP style date with optional sub-seconds and
 // offset fields and offers it.
 func (p *parse) offerText(rk rank, src Source, tag string, raw, subsec, offset []byte) {
+	if d, ok := p.textDate(src, tag, raw, subsec, offset); ok {
+		p.offer(rk, d, raw)
+	}
+}
+
+// textDate parses an EXIF/XMP style date with optional sub-seconds and
+// offset fields; a date that is not usable is rejected (ok=false).
+func (p *parse) textDate(src Source, tag string, raw, subsec, offset []byte) (d Date, ok bool) {
 	c, reason := parseDateTime(raw, p.maxYear)
 	if reason != "" {
 		p.reject(tag, src, raw, reason)
-		return
+		return Date{}, false
 	}
 	if ns, ok := parseSubSec(subsec); ok && c.ns == 0 {
 		c.ns = ns
@@ -140,7 +150,7 @@ func (p *parse) offerText(rk rank, src Source, tag string, raw, subsec, offset [
 			c.off, c.hasOff = off, true
 		}
 	}
-	p.offer(rk, Date{Wall: c.wall(), Offset: c.off, HasOffset: c.hasOff, Source: src, Tag: tag}, raw)
+	return Date{Wall: c.wall(), Offset: c.off, HasOffset: c.hasOff, Source: src, Tag: tag}, true
 }
 
 // finish picks the winning date, falling back to the file name and mtime.
@@ -151,7 +161,8 @@ func (p *parse) finish() Info {
 	for rk := rank(0); rk < numRanks; rk++ {
 		if p.have[rk] {
 			p.info.Date = p.best[rk]
-			p.markUsed(p.bestAt[rk])
+			p.markUsed(p.bestAt[rk], p.offNote[rk])
+			p.assumeZone(p.bestAt[rk])
 			return p.info
 		}
 	}
@@ -166,17 +177,21 @@ func (p *parse) finish() Info {
 		p.info.Date.Offset, p.info.Date.HasOffset = off, true
 	}
 	if !p.info.Date.IsZero() {
-		p.markUsed(p.explain(p.info.Date, []byte(p.info.Date.Wall.Format("2006:01:02 15:04:05")), ""))
+		used := p.explain(p.info.Date, []byte(p.info.Date.Wall.Format("2006:01:02 15:04:05")), "")
+		p.markUsed(used, "")
+		p.assumeZone(used)
 	}
 	return p.info
 }
 
-func (p *parse) markUsed(used int) {
+// markUsed notes which candidate won (and where its offset came from,
+// when not from its own field) and that the others lost to it.
+func (p *parse) markUsed(used int, offNote string) {
 	for i := range p.info.Candidates {
 		c := &p.info.Candidates[i]
 		switch {
 		case i == used:
-			c.Note = noteUsed
+			c.Note = appendNote(noteUsed, offNote)
 		case c.Note == "":
 			c.Note = noteLower
 		}

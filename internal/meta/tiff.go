@@ -2,14 +2,15 @@ package meta
 
 import "encoding/binary"
 
-// A small, bounded TIFF/EXIF IFD reader: it visits only IFD0, the Exif IFD
-// and Apple's maker note, reads only the tags that carry dates, make, model
-// and ContentIdentifier, and copies nothing but the strings it returns.
+// A small, bounded TIFF/EXIF IFD reader: it visits only IFD0, the Exif IFD,
+// Apple's maker note and the GPS IFD, reads only the tags that carry dates,
+// make, model, ContentIdentifier and the GPS time stamp, and copies nothing
+// but the strings it returns.
 
 const (
 	maxIFDEntries  = 512
 	maxMakerNote   = 64 << 10
-	maxTIFFVisits  = 4 // IFD0, Exif IFD, maker note: a loop of pointers ends here
+	maxTIFFVisits  = 4 // IFD0, Exif IFD, maker note, GPS IFD: a loop of pointers ends here
 	tagMake        = 0x010F
 	tagModel       = 0x0110
 	tagDateTime    = 0x0132
@@ -34,6 +35,7 @@ const (
 	ifdZero ifdKind = iota
 	ifdExif
 	ifdApple
+	ifdGPS
 )
 
 // tiff is one TIFF structure inside the file; offsets in it are relative to base.
@@ -47,7 +49,8 @@ type tiff struct {
 	dto, digitized, modify, ifd0DTO []byte
 	subOrig, subDigit, sub          []byte
 	offOrig, offDigit, off          []byte
-	exifAt                          int64
+	exifAt, gpsAt                   int64
+	gps                             gpsFix
 }
 
 // entry is one IFD entry; at is the absolute file offset of its value.
@@ -90,6 +93,9 @@ func (p *parse) readTIFF(base int64, exifFirst bool) bool {
 		if t.exifAt > 0 {
 			t.walk(t.exifAt, ifdExif)
 		}
+		if t.gpsAt > 0 {
+			t.walk(t.gpsAt, ifdGPS)
+		}
 	}
 	t.offerDates()
 	return true
@@ -98,13 +104,13 @@ func (p *parse) readTIFF(base int64, exifFirst bool) bool {
 func (t *tiff) offerDates() {
 	p := t.p
 	if t.dto != nil {
-		p.offerText(rankOriginal, SourceEXIF, tagDTO, t.dto, t.subOrig, t.offOrig)
+		t.offerCapture(rankOriginal, tagDTO, t.dto, t.subOrig, t.offOrig)
 	}
 	if t.ifd0DTO != nil {
-		p.offerText(rankOriginal, SourceEXIF, tagIFD0DTO, t.ifd0DTO, t.subOrig, t.offOrig)
+		t.offerCapture(rankOriginal, tagIFD0DTO, t.ifd0DTO, t.subOrig, t.offOrig)
 	}
 	if t.digitized != nil {
-		p.offerText(rankDigitized, SourceEXIF, tagCreate, t.digitized, t.subDigit, t.offDigit)
+		t.offerCapture(rankDigitized, tagCreate, t.digitized, t.subDigit, t.offDigit)
 	}
 	if t.modify != nil {
 		p.offerText(rankModify, SourceEXIF, tagModify, t.modify, t.sub, t.off)
@@ -168,6 +174,8 @@ func (t *tiff) use(e entry, kind ifdKind) {
 		t.useIFD0(e)
 	case ifdExif:
 		t.useExif(e)
+	case ifdGPS:
+		t.useGPS(e)
 	case ifdApple:
 		if e.tag == tagAppleCID && t.p.info.ContentID == "" {
 			t.p.info.ContentID = cleanString(t.value(e, 64))
@@ -192,6 +200,10 @@ func (t *tiff) useIFD0(e entry) {
 	case tagExifIFD:
 		if b := t.value(e, 4); len(b) == 4 && e.count == 1 {
 			t.exifAt = int64(t.order.Uint32(b))
+		}
+	case tagGPSIFD:
+		if b := t.value(e, 4); len(b) == 4 && e.count == 1 {
+			t.gpsAt = int64(t.order.Uint32(b))
 		}
 	case tagDNGVersion:
 		t.p.isDNG = true

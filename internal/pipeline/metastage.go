@@ -22,7 +22,7 @@ func (r *Run) Meta(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rd := meta.NewReader(meta.Options{VideoTZ: r.cfg.VideoTZ})
+			rd := meta.NewReader(meta.Options{VideoTZ: r.cfg.VideoTZ, PhotoTZ: r.cfg.PhotoTZ})
 			for fi := range jobs {
 				fi.Info = rd.File(fi.File.Path, fi.File.Size, fi.File.ModTime)
 				done <- fi

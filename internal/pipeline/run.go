@@ -47,6 +47,10 @@ type Config struct {
 	// DeleteDuplicates (--mode move only) removes a source that duplicates a
 	// file kept in the library, once that copy is durable and verified.
 	DeleteDuplicates bool
+
+	// PhotoTZ is the zone photo cameras' clocks were set to (--tz): a photo
+	// date with no offset in its file takes this zone's. nil = none assumed.
+	PhotoTZ *time.Location
 }
 
 // Run is one invocation of the pipeline.
