@@ -141,6 +141,14 @@ func (s *Store) Scan(prefix []byte, fn func(key, val []byte) error) error {
 // ScanRange calls fn for every key in [start, end), in byte order. A nil start
 // means from the first key, a nil end means through the last key.
 func (s *Store) ScanRange(start, end []byte, fn func(key, val []byte) error) error {
+	// An empty, non-nil bound means "no bound" too; pebble's race-build
+	// invariant checks index key[0] of a non-nil bound, so pass nil.
+	if len(start) == 0 {
+		start = nil
+	}
+	if len(end) == 0 {
+		end = nil
+	}
 	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: start, UpperBound: end})
 	if err != nil {
 		return fmt.Errorf("scan store %q: %w", s.dir, err)
