@@ -89,6 +89,14 @@ func (r *Run) planTargets(ctx context.Context) error {
 
 // planGroup plans one group of files that share a folder and a stem.
 func (r *Run) planGroup(members []fileInfo, w opWriter) error {
+	if len(members) == 1 && isMedia(members[0].Info.Kind) {
+		// Most files stand alone: no group to arrange.
+		ok, err := r.admit(members[0])
+		if err != nil || !ok {
+			return err
+		}
+		return r.putTarget(members[0], nil, w)
+	}
 	var kept []fileInfo
 	for _, m := range members {
 		ok, err := r.admit(m)
