@@ -41,7 +41,7 @@ func groupStem(base string) string {
 	for _, suf := range sidecarSuffixes {
 		if strings.HasSuffix(lower, suf) && len(base) > len(suf) {
 			inner := base[:len(base)-len(suf)]
-			if ext := filepath.Ext(inner); ext != "" && ext != inner && isMediaExt(ext) {
+			if ext := filepath.Ext(inner); ext != "" && ext != inner && (isMediaExt(ext) || clippedMediaExt(ext)) {
 				return inner[:len(inner)-len(ext)]
 			}
 			return inner
@@ -57,6 +57,21 @@ func isMediaExt(ext string) bool {
 		".cr2", ".cr3", ".crw", ".nef", ".nrw", ".arw", ".srf", ".sr2", ".raf", ".orf", ".rw2", ".pef", ".srw",
 		".mov", ".mp4", ".m4v", ".3gp", ".avi", ".mts", ".m2ts", ".gif":
 		return true
+	}
+	return false
+}
+
+// clippedMediaExt spots a media extension cut short: Google Takeout clips
+// long sidecar names, so IMG_20190704_153000123.jpg gets
+// IMG_20190704_153000123.jp.json.
+func clippedMediaExt(ext string) bool {
+	if len(ext) < 2 {
+		return false
+	}
+	for _, full := range []string{".jpg", ".jpeg", ".heic", ".png", ".mp4", ".mov", ".webp", ".gif", ".dng"} {
+		if len(ext) < len(full) && strings.HasPrefix(full, strings.ToLower(ext)) {
+			return true
+		}
 	}
 	return false
 }

@@ -132,3 +132,21 @@ func TestLivePhotoVideoTakesItsStillsLocalDay(t *testing.T) {
 		}
 	}
 }
+
+func TestGroupStemOfSidecarNames(t *testing.T) {
+	for name, want := range map[string]string{
+		"IMG_1.CR2":                            "IMG_1",
+		"IMG_1.xmp":                            "IMG_1",
+		"IMG_1.CR2.xmp":                        "IMG_1",
+		"IMG_1.jpg.supplemental-metadata.json": "IMG_1",
+		"IMG_20190704_153000123.jp.json":       "IMG_20190704_153000123", // Takeout clipped the name
+		"IMG_1.HEIC.json":                      "IMG_1",
+		"notes.json":                           "notes",
+		"archive.tar.json":                     "archive.tar",
+		".hidden.xmp":                          ".hidden",
+	} {
+		if got := groupStem(name); got != want {
+			t.Errorf("groupStem(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
