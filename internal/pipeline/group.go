@@ -16,7 +16,19 @@ import (
 // each file under g/<folder>\0<folded stem>\0<seq>, so the plan stage meets
 // a group's members one after another and never holds more than one group.
 
-var keyGroup = []byte("g/") // g/<dir>\0<fold(stem)>\0<seq>
+var (
+	keyGroup = []byte("g/") // g/<dir>\0<fold(stem)>\0<seq>
+	keyLive  = []byte("v/") // v/<dir>\0<content id>\0<seq> → its g/ key
+)
+
+// liveKey files a photo or video under its Apple ContentIdentifier, so
+// the halves of a Live Photo meet even when their names differ.
+func liveKey(fi fileInfo) []byte {
+	dir := filepath.Dir(fi.File.Path)
+	k := append(append([]byte(nil), keyLive...), dir...)
+	k = append(append(k, 0), fi.Info.ContentID...)
+	return seqKey(append(k, 0), fi.Seq)
+}
 
 func groupKey(fi fileInfo) []byte {
 	dir, base := filepath.Split(fi.File.Path)

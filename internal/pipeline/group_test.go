@@ -150,3 +150,28 @@ func TestGroupStemOfSidecarNames(t *testing.T) {
 		}
 	}
 }
+
+// The halves of a Live Photo that an export renamed apart still land side
+// by side under the still's name: they share Apple's ContentIdentifier.
+func TestLivePhotoHalvesWithDifferentNamesPairByContentIdentifier(t *testing.T) {
+	const cid = "1EA799FF-8384-4BC4-87AA-139A814D9125"
+	root := t.TempDir()
+	src, dst := filepath.Join(root, "export"), filepath.Join(root, "lib")
+	when := time.Date(2020, 4, 17, 10, 3, 47, 0, time.UTC)
+	tree(t, src, map[string][]byte{
+		"IMG_3578.JPG":   fixture.JPEG(fixture.EXIF{When: when, Camera: fixture.Camera{Make: "Apple", Model: "iPhone XR"}, ContentID: cid}),
+		"IMG_3578_1.MOV": fixture.LiveMOV(when.Add(time.Second), cid),
+		// Same content id elsewhere does not count: another folder is another export.
+		"other/IMG_9.MOV": fixture.LiveMOV(when.Add(time.Hour), cid),
+	})
+	sortTree(t, []string{src}, dst)
+	got := snapshot(t, dst)
+	for _, want := range []string{"2020/2020-04-17/IMG_3578.JPG", "2020/2020-04-17/IMG_3578.MOV", "2020/2020-04-17/IMG_9.MOV"} {
+		if _, ok := got[want]; !ok {
+			t.Errorf("missing %s; library = %v", want, keys(got))
+		}
+	}
+	if len(got) != 3 {
+		t.Errorf("library = %v", keys(got))
+	}
+}

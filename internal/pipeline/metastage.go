@@ -81,6 +81,9 @@ func (r *Run) writeInfos(done <-chan fileInfo) (int64, error) {
 		putInfo(&e, fi)
 		gk := groupKey(fi)
 		err = w.Put(gk, e.bytes())
+		if err == nil && fi.Info.ContentID != "" && isMedia(fi.Info.Kind) {
+			err = w.Put(liveKey(fi), gk)
+		}
 		if err == nil && r.cfg.Dedup && isMedia(fi.Info.Kind) && fi.File.Size > 0 {
 			err = w.Put(sizeKey(keySize, fi.File.Size, seqKey(nil, fi.Seq)), encodeMember(sourceMemberOf(fi)))
 		}

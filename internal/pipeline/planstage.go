@@ -30,6 +30,9 @@ func (r *Run) Plan(ctx context.Context) error {
 			return err
 		}
 	}
+	if err := r.joinLivePhotos(ctx); err != nil {
+		return err
+	}
 	if err := r.planTargets(ctx); err != nil {
 		return err
 	}

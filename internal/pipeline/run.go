@@ -206,7 +206,7 @@ func (r *Run) openStores() error {
 		return fmt.Errorf("open run store: %w", err)
 	}
 	r.st = st
-	for _, p := range [][]byte{keyFile, keyGroup, keySize, keyLib, keyContent, keyDup, keyKept, keyDest, keyOp} {
+	for _, p := range [][]byte{keyFile, keyGroup, keyLive, keySize, keyLib, keyContent, keyDup, keyKept, keyDest, keyOp} {
 		if err := st.DeletePrefix(p); err != nil {
 			return fmt.Errorf("clear run store: %w", err)
 		}
