@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"shoebox/internal/fixture"
+	"shoebox/internal/meta"
 )
 
 func TestSidecarsKeepTheirPhotosNameThroughARename(t *testing.T) {
@@ -173,5 +174,34 @@ func TestLivePhotoHalvesWithDifferentNamesPairByContentIdentifier(t *testing.T) 
 	}
 	if len(got) != 3 {
 		t.Errorf("library = %v", keys(got))
+	}
+}
+
+// A real Canon RAW and the JPEG the camera wrote beside it are one shot:
+// when the RAW's name is taken in the library, both move to -1 together.
+func TestRawPlusJpegMoveTogetherThroughAConflict(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "meta", "testdata", "CanonRaw.cr2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := meta.NewReader(meta.Options{}).Bytes("CanonRaw.cr2", raw, time.Now())
+	if info.Date.Source != meta.SourceEXIF {
+		t.Fatalf("the test RAW should carry an EXIF date, got %+v", info.Date)
+	}
+	when := info.Date.Wall
+	day := when.Format("2006/2006-01-02/")
+	root := t.TempDir()
+	src, dst := filepath.Join(root, "card"), filepath.Join(root, "lib")
+	tree(t, src, map[string][]byte{
+		"IMG_0001.CR2": raw,
+		"IMG_0001.JPG": fixture.JPEG(fixture.EXIF{When: when, Camera: fixture.Camera{Make: "Canon", Model: info.Model}}),
+	})
+	tree(t, dst, map[string][]byte{day + "IMG_0001.CR2": []byte("an older raw that happens to share the name")})
+	sortTree(t, []string{src}, dst, func(c *Config) { c.Dedup = false })
+	got := snapshot(t, dst)
+	for _, want := range []string{day + "IMG_0001-1.CR2", day + "IMG_0001-1.JPG"} {
+		if _, ok := got[want]; !ok {
+			t.Errorf("missing %s; library = %v", want, keys(got))
+		}
 	}
 }
