@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -224,47 +223,28 @@ const contentPrefixLen = 2 + 8 + digest.Size
 // markDuplicates walks hashed files content by content: a first pass over
 // a content's entries finds its keeper, a second marks the others.
 func (r *Run) markDuplicates(ctx context.Context) error {
-	w := r.st.Writer(writeBatch)
 	var (
-		prefix []byte
-		keep   member
-		count  int
+		keep  member
+		count int
 	)
-	finish := func() error {
-		if count < 2 {
-			return nil
-		}
-		return r.markContent(prefix, keep, w)
-	}
-	err := r.st.Scan(keyContent, func(k, v []byte) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if len(k) < contentPrefixLen {
-			return errRecord
-		}
+	return r.scanRuns(ctx, keyContent, func([]byte) int { return contentPrefixLen }, func(_, v []byte, first bool) error {
 		m, err := decodeMember(v)
 		if err != nil {
 			return err
 		}
-		if !bytes.Equal(k[:contentPrefixLen], prefix) {
-			if err := finish(); err != nil {
-				return err
-			}
-			prefix, keep, count = append(prefix[:0], k[:contentPrefixLen]...), m, 0
+		if first {
+			keep, count = m, 0
 		} else if plan.Better(m.copy, keep.copy) {
 			keep = m
 		}
 		count++
 		return nil
+	}, func(run []byte, w *store.Writer) error {
+		if count < 2 {
+			return nil
+		}
+		return r.markContent(run, keep, w)
 	})
-	if err == nil {
-		err = finish()
-	}
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
-	return err
 }
 
 // markContent records, for every source with one content, the copy kept.

@@ -40,9 +40,6 @@ func groupKey(fi fileInfo) []byte {
 	return seqKey(k, fi.Seq)
 }
 
-// groupPrefixLen is the length of a group key without its seq.
-func groupPrefixLen(k []byte) int { return len(k) - 8 }
-
 // sidecarSuffixes are endings that follow a media file's full name.
 var sidecarSuffixes = []string{".supplemental-metadata.json", ".json", ".xmp", ".aae", ".thm"}
 

@@ -14,40 +14,17 @@ import (
 // IMG_1234_1.MOV after an export, say): its g/ record is re-filed under the
 // still's stem, and planning then treats it like any same-name pair.
 func (r *Run) joinLivePhotos(ctx context.Context) error {
-	w := r.st.Writer(writeBatch)
-	var (
-		prefix  []byte
-		members [][]byte // g/ keys of one content id
-	)
-	flush := func() error {
-		err := r.joinGroup(members, w)
-		members = members[:0]
-		return err
-	}
-	err := r.st.Scan(keyLive, func(k, v []byte) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if len(k) < len(keyLive)+8 {
-			return errRecord
-		}
-		if p := k[:len(k)-8]; !bytes.Equal(p, prefix) {
-			if err := flush(); err != nil {
-				return err
-			}
-			prefix = append(prefix[:0], p...)
-		}
+	var members [][]byte // g/ keys of one content id
+	err := r.scanRuns(ctx, keyLive, withoutSeq, func(_, v []byte, _ bool) error {
 		if len(members) < maxLiveMembers {
 			members = append(members, append([]byte(nil), v...))
 		}
 		return nil
+	}, func(_ []byte, w *store.Writer) error {
+		err := r.joinGroup(members, w)
+		members = members[:0]
+		return err
 	})
-	if err == nil {
-		err = flush()
-	}
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
 	if err != nil {
 		return fmt.Errorf("pair live photos: %w", err)
 	}

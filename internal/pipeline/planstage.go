@@ -46,44 +46,17 @@ func (r *Run) Plan(ctx context.Context) error {
 // the template for the leaders and records them under a key that sorts by
 // destination directory.
 func (r *Run) planTargets(ctx context.Context) error {
-	w := r.st.Writer(writeBatch)
-	var (
-		prefix  []byte
-		members []fileInfo
-	)
-	flush := func() error {
+	var members []fileInfo
+	err := r.scanRuns(ctx, keyGroup, withoutSeq, func(k, v []byte, _ bool) error {
+		d := newDec(v)
+		fi := getInfo(store.Uint64(k[len(k)-8:]), d)
+		members = append(members, fi)
+		return d.Err()
+	}, func(_ []byte, w *store.Writer) error {
 		err := r.planGroup(members, w)
 		members = members[:0]
 		return err
-	}
-	err := r.st.Scan(keyGroup, func(k, v []byte) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		n := groupPrefixLen(k)
-		if n < len(keyGroup) {
-			return errRecord
-		}
-		if !bytes.Equal(k[:n], prefix) {
-			if err := flush(); err != nil {
-				return err
-			}
-			prefix = append(prefix[:0], k[:n]...)
-		}
-		d := newDec(v)
-		fi := getInfo(store.Uint64(k[n:]), d)
-		if d.Err() != nil {
-			return d.Err()
-		}
-		members = append(members, fi)
-		return nil
 	})
-	if err == nil {
-		err = flush()
-	}
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
 	if err != nil {
 		return fmt.Errorf("plan targets: %w", err)
 	}
@@ -410,5 +383,5 @@ func seqFromKey(k, prefix []byte) uint64 {
 	if !bytes.HasPrefix(k, prefix) || len(k) < len(prefix)+8 {
 		return 0
 	}
-	return storeUint64(k[len(prefix):])
+	return store.Uint64(k[len(prefix):])
 }

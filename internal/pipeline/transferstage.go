@@ -263,4 +263,3 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
-var storeUint64 = store.Uint64
