@@ -13,7 +13,6 @@ import (
 	"shoebox/internal/fsx"
 	"shoebox/internal/journal"
 	"shoebox/internal/meta"
-	"shoebox/internal/store"
 	"shoebox/internal/transfer"
 )
 
