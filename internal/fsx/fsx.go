@@ -87,7 +87,7 @@ func (osFS) Remove(name string) error                          { return os.Remov
 func (osFS) Chtimes(name string, atime, mtime time.Time) error { return os.Chtimes(name, atime, mtime) }
 
 func (osFS) RenameNoReplace(oldpath, newpath string) error {
-	err := unix.Renameat2(unix.AT_FDCWD, oldpath, unix.AT_FDCWD, newpath, unix.RENAME_NOREPLACE)
+	err := renameNoReplace(oldpath, newpath)
 	if err == nil {
 		return nil
 	}
@@ -149,14 +149,14 @@ func (osFS) SyncFS(path string) error {
 		return err
 	}
 	defer f.Close()
-	if err := unix.Syncfs(int(f.Fd())); err != nil {
+	if err := syncFilesystem(int(f.Fd())); err != nil {
 		return &os.PathError{Op: "syncfs", Path: path, Err: err}
 	}
 	return nil
 }
 
 func (osFS) Clone(dst, src File) error {
-	err := unix.IoctlFileClone(int(dst.Fd()), int(src.Fd()))
+	err := cloneFile(int(dst.Fd()), int(src.Fd()))
 	if err == nil {
 		return nil
 	}

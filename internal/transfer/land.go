@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 
 	"shoebox/internal/digest"
@@ -240,10 +239,5 @@ func sameVersion(a, b os.FileInfo) bool {
 	if !os.SameFile(a, b) || a.Size() != b.Size() || !a.ModTime().Equal(b.ModTime()) {
 		return false
 	}
-	sa, okA := a.Sys().(*syscall.Stat_t)
-	sb, okB := b.Sys().(*syscall.Stat_t)
-	if !okA || !okB {
-		return true
-	}
-	return sa.Ctim == sb.Ctim
+	return changeTime(a) == changeTime(b)
 }
