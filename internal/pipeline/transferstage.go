@@ -261,4 +261,3 @@ func firstErr(errs ...error) error {
 	}
 	return nil
 }
-
