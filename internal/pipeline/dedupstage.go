@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"shoebox/internal/digest"
-	"shoebox/internal/fsx"
 	"shoebox/internal/plan"
 	"shoebox/internal/scan"
 	"shoebox/internal/store"
@@ -36,6 +35,11 @@ func (r *Run) findDuplicates(ctx context.Context) error {
 	}
 	if err := r.hashSharedSizes(ctx); err != nil {
 		return fmt.Errorf("find duplicates: %w", err)
+	}
+	if r.index != nil {
+		if err := r.index.flush(); err != nil {
+			return fmt.Errorf("record library hashes: %w", err)
+		}
 	}
 	if err := r.markDuplicates(ctx); err != nil {
 		return fmt.Errorf("find duplicates: %w", err)
@@ -334,39 +338,12 @@ func sourceMemberOf(fi fileInfo) member {
 
 // sumOf hashes a member, reusing the library index where it is current.
 func (r *Run) sumOf(m member, size int64) (digest.Sum, error) {
-	if !m.copy.InLibrary || r.hashes == nil {
+	if !m.copy.InLibrary || r.index == nil {
 		sum, _, err := digest.File(r.cfg.FS, m.copy.Path)
 		return sum, err
 	}
-	sum, _, err := cachedSum(r.cfg.FS, r.hashes, m.copy.Path, size, m.mod)
+	sum, _, err := r.index.sum(r.cfg.FS, m.copy.Path, size, m.mod)
 	return sum, err
-}
-
-// cachedSum returns the hash of a library file from the index while its size
-// and mtime are unchanged, else hashes it and updates the index. fresh says
-// whether the file had to be read.
-func cachedSum(fsys fsx.FS, idx *store.Store, path string, size, mod int64) (sum digest.Sum, fresh bool, err error) {
-	key := append([]byte("h/"), path...)
-	if v, ok, err := idx.Get(key); err == nil && ok {
-		d := newDec(v)
-		sz, md, raw := d.i(), d.i(), d.s()
-		if d.Err() == nil && sz == size && md == mod && len(raw) == len(sum) {
-			copy(sum[:], raw)
-			return sum, false, nil
-		}
-	}
-	if sum, _, err = digest.File(fsys, path); err != nil {
-		return sum, true, err
-	}
-	var e enc
-	e.i(size)
-	e.i(mod)
-	e.s(string(sum[:]))
-	w := idx.Writer(1)
-	if err := w.Put(key, e.bytes()); err != nil {
-		return sum, true, err
-	}
-	return sum, true, w.Flush()
 }
 
 // duplicateOf looks up whether seq was found to duplicate another file.

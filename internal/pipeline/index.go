@@ -42,6 +42,7 @@ func Index(ctx context.Context, dest string, workers int, events func(Event)) (I
 		return st, fmt.Errorf("open library index: %w", err)
 	}
 	defer idx.Close()
+	hashes := newHashIndex(idx)
 	note := func(ev Event) {
 		if events != nil {
 			events(ev)
@@ -49,7 +50,7 @@ func Index(ctx context.Context, dest string, workers int, events func(Event)) (I
 	}
 	emit := func(f scan.File) error {
 		st.Files++
-		_, fresh, err := cachedSum(fsx.OS, idx, f.Path, f.Size, timeNanos(f.ModTime))
+		_, fresh, err := hashes.sum(fsx.OS, f.Path, f.Size, timeNanos(f.ModTime))
 		switch {
 		case err != nil:
 			st.Failed++
@@ -66,5 +67,8 @@ func Index(ctx context.Context, dest string, workers int, events func(Event)) (I
 		note(Event{Type: "problem", Stage: "index", Src: p.Path, Reason: p.Error()})
 	}
 	_, err = scan.Walk(ctx, []string{dest}, scan.Options{Exclude: []string{state}, Workers: workers}, emit, report)
+	if ferr := hashes.flush(); err == nil && ferr != nil {
+		err = fmt.Errorf("record library hashes: %w", ferr)
+	}
 	return st, err
 }

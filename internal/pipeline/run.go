@@ -61,6 +61,7 @@ type Run struct {
 	st       *store.Store
 	stDir    string
 	hashes   *store.Store // persistent content index of the library; nil in dry runs
+	index    *hashIndex   // the sums in hashes, written in batches
 	unlock   func() error
 	exec     *transfer.Executor
 	jw       *journal.Writer
@@ -216,7 +217,7 @@ func (r *Run) openStores() error {
 		if err != nil {
 			return fmt.Errorf("open library index: %w", err)
 		}
-		r.hashes = h
+		r.hashes, r.index = h, newHashIndex(h)
 	}
 	return nil
 }
