@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"shoebox/internal/fsx"
 	"shoebox/internal/pipeline"
 )
 
@@ -113,7 +114,7 @@ func report(env Env, err error) int {
 // sentence adds a hint to an error message where one helps.
 func sentence(err error) string {
 	msg := err.Error()
-	if h := hintFor(err); h != "" && !strings.Contains(msg, h) {
+	if h := fsx.Hint(err); h != "" && !strings.Contains(msg, h) {
 		msg += " (" + h + ")"
 	}
 	return msg

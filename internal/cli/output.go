@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
-	"shoebox/internal/fsx"
 	"shoebox/internal/pipeline"
 )
 
@@ -51,13 +48,4 @@ func printSummary(w io.Writer, s pipeline.Summary, dest string) {
 	if s.DryRun {
 		fmt.Fprintln(w, "dry run: nothing was changed")
 	}
-}
-
-// hintFor suggests what to check for common system errors.
-func hintFor(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) || err != nil {
-		return fsx.Hint(err)
-	}
-	return ""
 }
