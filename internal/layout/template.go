@@ -2,9 +2,12 @@ package layout
 
 import (
 	"fmt"
-	"shoebox/internal/spell"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
+
+	"shoebox/internal/spell"
 )
 
 // Fields are the values a Template is expanded with.
@@ -23,6 +26,9 @@ type Template struct {
 	src        string
 	segments   [][]part
 	hasCounter bool
+
+	counterOnce sync.Once
+	counterRe   *regexp.Regexp // see CounterOf
 }
 
 type tokenKind uint8

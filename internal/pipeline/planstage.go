@@ -112,7 +112,7 @@ func (r *Run) putTarget(fi fileInfo, companions []fileInfo, w opWriter) error {
 	}
 	var e enc
 	putPlanned(&e, p)
-	return w.Put(destKey(p), e.bytes())
+	return w.Put(destKey(p, r.cfg.Template.HasCounter()), e.bytes())
 }
 
 // admit counts and reports a file, and says whether it takes part in
@@ -172,23 +172,40 @@ func (r *Run) placement(fi fileInfo) planned {
 		return p
 	}
 	p.Year, p.Taken, p.Tag = date.Wall.Year(), date.Wall, date.Tag
-	p.Dir, p.Name = r.cfg.Template.Expand(layout.Fields{
-		Time: date.Wall, Name: stem, Ext: ext,
-		Make: fi.Info.Make, Model: fi.Info.Model, Kind: fi.Info.Kind.String(),
-	})
+	p.Make, p.Model, p.Kind = fi.Info.Make, fi.Info.Model, fi.Info.Kind.String()
+	p.Dir, p.Name = r.cfg.Template.Expand(r.fields(p))
+	if !r.cfg.Template.HasCounter() {
+		p.Make, p.Model, p.Kind = "", "", "" // not needed again: keep the store's records small
+	}
 	return p
 }
 
+// fields are the template's values for a planned file; Counter is left for
+// numberBatch to set.
+func (r *Run) fields(p planned) layout.Fields {
+	stem, ext := splitName(filepath.Base(p.Src))
+	return layout.Fields{Time: p.Taken, Name: stem, Ext: ext, Make: p.Make, Model: p.Model, Kind: p.Kind}
+}
+
 // destKey sorts planned files by directory, then by folded name, then by
-// source path: the claim order plan.Resolve expects.
-func destKey(p planned) []byte {
+// source path: the claim order plan.Resolve expects. With a {counter}
+// template the name is not known yet: files sort by capture time instead,
+// the order in which numberBatch numbers them.
+func destKey(p planned, byCapture bool) []byte {
 	k := append([]byte(nil), keyDest...)
 	k = append(k, p.Dir...)
 	k = append(k, 0)
-	k = append(k, layout.FoldKey(p.Name)...)
+	if byCapture && !p.Unknown {
+		k = p.Taken.AppendFormat(k, captureOrder)
+	} else {
+		k = append(k, layout.FoldKey(p.Name)...)
+	}
 	k = append(k, 0)
 	return append(k, p.Src...)
 }
+
+// captureOrder formats a wall clock so that text order is time order.
+const captureOrder = "20060102150405.000000000"
 
 // resolveDirs walks the planned files one destination directory at a time.
 func (r *Run) resolveDirs(ctx context.Context) (int64, error) {
@@ -243,6 +260,11 @@ type opWriter interface{ Put(k, v []byte) error }
 
 func (r *Run) resolveDir(dir string, batch []planned, w opWriter) error {
 	full := filepath.Join(r.dest, filepath.FromSlash(dir))
+	if r.cfg.Template.HasCounter() {
+		if err := r.numberBatch(full, batch); err != nil {
+			return err
+		}
+	}
 	existing, err := r.listDir(full, wantedStems(batch))
 	if err != nil {
 		return err
@@ -268,6 +290,44 @@ func (r *Run) resolveDir(dir string, batch []planned, w opWriter) error {
 		}
 	}
 	return nil
+}
+
+// numberBatch gives each dated file of one folder its {counter}, in capture
+// order, continuing after the highest counter the folder already holds, so
+// a later import never renumbers what is there.
+func (r *Run) numberBatch(dir string, batch []planned) error {
+	next, err := r.nextCounter(dir)
+	if err != nil {
+		return err
+	}
+	for i := range batch {
+		if batch[i].Unknown {
+			continue
+		}
+		f := r.fields(batch[i])
+		f.Counter = next
+		next++
+		_, batch[i].Name = r.cfg.Template.Expand(f)
+	}
+	return nil
+}
+
+// nextCounter is one more than the highest counter among the names in dir.
+func (r *Run) nextCounter(dir string) (int, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 1, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read destination folder %q: %w", dir, err)
+	}
+	high := 0
+	for _, de := range entries {
+		if n, ok := r.cfg.Template.CounterOf(de.Name()); ok && n > high {
+			high = n
+		}
+	}
+	return high + 1, nil
 }
 
 // putOp records a transfer for the transfer stage, or reports a skip.
