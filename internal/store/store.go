@@ -3,10 +3,13 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 // Options tunes a Store. The zero value is a durable store with a small cache.
@@ -15,7 +18,15 @@ type Options struct {
 	CacheBytes int64
 	// Scratch stores may lose their contents on a crash: no WAL, no fsync on
 	// commit. Use it for per-run spill data that a resumed run rebuilds.
+	// A scratch store never outlives its use: Open empties it (removes
+	// the folder), so what a killed run left there can never be misread
+	// or stop the next run from opening it.
 	Scratch bool
+	// Disposable stores hold only what can be computed again (spill data, a
+	// cache): one that cannot be opened — a kill during pebble's first
+	// open or during the removal of the folder leaves a missing or torn
+	// MANIFEST — is deleted and created empty, and Store.Discarded says why.
+	Disposable bool
 }
 
 // Measured in doc.go: larger caches and memtables bought no speed for the
@@ -29,13 +40,67 @@ const (
 // Store is an ordered byte-key/byte-value map persisted in one directory.
 // Reads and DeletePrefix are safe for concurrent use; a Writer is not.
 type Store struct {
-	db    *pebble.DB
-	dir   string
-	write *pebble.WriteOptions
+	db        *pebble.DB
+	dir       string
+	write     *pebble.WriteOptions
+	discarded error
 }
 
 // Open opens the store in dir, creating dir and an empty store if missing.
-func Open(dir string, opt Options) (s *Store, err error) {
+// A Scratch store always starts empty; a Disposable store that cannot be
+// opened is removed and created anew; any other store's open error is
+// returned.
+func Open(dir string, opt Options) (*Store, error) {
+	if opt.Scratch {
+		// Whatever a killed run left behind, even a torn MANIFEST, is
+		// data no one will read: remove it rather than try to open it.
+		if err := discard(dir); err != nil {
+			return nil, fmt.Errorf("open store %q: %w", dir, err)
+		}
+		return open(dir, opt)
+	}
+	s, err := open(dir, opt)
+	if err == nil || !opt.Disposable {
+		return s, err
+	}
+	if rmErr := discard(dir); rmErr != nil {
+		return nil, errors.Join(err, fmt.Errorf("discard unusable store %q: %w", dir, rmErr))
+	}
+	s, err2 := open(dir, opt)
+	if err2 != nil {
+		return nil, errors.Join(err, err2)
+	}
+	s.discarded = err
+	return s, nil
+}
+
+// errInUse refuses to discard a store another Open holds.
+var errInUse = errors.New("the store is in use")
+
+// discard removes the store folder dir, unless another open store holds it.
+// Nothing else shares dir: it is shoebox's own store folder.
+func discard(dir string) error {
+	if inUse(dir) {
+		return errInUse
+	}
+	return os.RemoveAll(dir)
+}
+
+// Discarded is the error that made Open delete and recreate this
+// Disposable store, nil when it opened as is.
+func (s *Store) Discarded() error { return s.discarded }
+
+// inUse reports whether another open store holds dir's pebble lock (or
+// whether that cannot be told): such a store is busy, not damaged.
+func inUse(dir string) bool {
+	l, err := vfs.Default.Lock(filepath.Join(dir, "LOCK"))
+	if err != nil {
+		return !errors.Is(err, fs.ErrNotExist)
+	}
+	return l.Close() != nil
+}
+
+func open(dir string, opt Options) (s *Store, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("open store %q: %w", dir, err)
 	}
