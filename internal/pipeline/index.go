@@ -37,17 +37,19 @@ func Index(ctx context.Context, dest string, workers int, events func(Event)) (I
 		return st, fmt.Errorf("library %q is busy: %w", dest, err)
 	}
 	defer unlock()
-	idx, err := store.Open(filepath.Join(state, "index"), store.Options{})
-	if err != nil {
-		return st, fmt.Errorf("open library index: %w", err)
-	}
-	defer idx.Close()
-	hashes := newHashIndex(idx)
 	note := func(ev Event) {
 		if events != nil {
 			events(ev)
 		}
 	}
+	idx, err := openLibraryIndex(state, func(msg string) {
+		note(Event{Type: "warning", Stage: "index", Reason: msg})
+	})
+	if err != nil {
+		return st, err
+	}
+	defer idx.Close()
+	hashes := newHashIndex(idx)
 	emit := func(f scan.File) error {
 		st.Files++
 		_, fresh, err := hashes.sum(fsx.OS, f.Path, f.Size, timeNanos(f.ModTime))

@@ -202,24 +202,37 @@ func (r *Run) openStores() error {
 	if err := r.prepareStateDir(); err != nil {
 		return err
 	}
+	// Scratch: the store starts empty, whatever a killed run left there.
 	st, err := store.Open(r.stDir, store.Options{Scratch: true})
 	if err != nil {
 		return fmt.Errorf("open run store: %w", err)
 	}
 	r.st = st
-	for _, p := range [][]byte{keyFile, keyGroup, keyLive, keySize, keyLib, keyContent, keyDup, keyKept, keyDest, keyOp} {
-		if err := st.DeletePrefix(p); err != nil {
-			return fmt.Errorf("clear run store: %w", err)
-		}
-	}
 	if !r.cfg.DryRun && r.cfg.Dedup {
-		h, err := store.Open(filepath.Join(StateDir(r.dest), "index"), store.Options{})
+		h, err := openLibraryIndex(StateDir(r.dest), func(msg string) {
+			r.emit(Event{Type: "warning", Stage: "plan", Reason: msg})
+		})
 		if err != nil {
-			return fmt.Errorf("open library index: %w", err)
+			return err
 		}
 		r.hashes, r.index = h, newHashIndex(h)
 	}
 	return nil
+}
+
+// openLibraryIndex opens the library's hash index in the state folder. It
+// is a cache of what hashing the library gives: one that cannot be opened
+// is rebuilt empty, and warn says so (the library is then hashed again).
+func openLibraryIndex(state string, warn func(string)) (*store.Store, error) {
+	dir := filepath.Join(state, "index")
+	h, err := store.Open(dir, store.Options{Disposable: true})
+	if err != nil {
+		return nil, fmt.Errorf("open library index: %w", err)
+	}
+	if why := h.Discarded(); why != nil {
+		warn(fmt.Sprintf("the library's hash index %q could not be opened (%v): it was rebuilt empty, so the library's files are hashed again", dir, why))
+	}
+	return h, nil
 }
 
 // prepareStateDir picks the store's folder. A dry run must not touch the
