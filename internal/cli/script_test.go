@@ -35,12 +35,17 @@ func TestScripts(t *testing.T) {
 }
 
 // mkjpeg FILE DATE [MAKE] [gps=UTCDATE] writes a real JPEG whose EXIF
-// DateTimeOriginal is DATE (2006-01-02T15:04:05) and, with gps=, whose GPS
+// DateTimeOriginal is DATE (2006-01-02T15:04:05), or no EXIF at all when
+// DATE is "none" (a scan), and, with gps=, whose GPS
 // time stamp is UTCDATE; the file's bytes depend on FILE's base name, so
 // two names never make identical files unless asked with the same name.
 func mkjpeg(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: mkjpeg FILE DATE [MAKE] [gps=UTCDATE]")
+	}
+	if args[1] == "none" {
+		ts.Check(os.WriteFile(mkdirFor(ts, args[0]), undatedJPEG(args[0]), 0o644))
+		return
 	}
 	when, err := time.Parse("2006-01-02T15:04:05", args[1])
 	ts.Check(err)
@@ -56,6 +61,14 @@ func mkjpeg(ts *testscript.TestScript, neg bool, args []string) {
 	name := mkdirFor(ts, args[0])
 	e.Comment = filepath.Base(name)
 	ts.Check(os.WriteFile(name, fixture.JPEG(e), 0o644))
+}
+
+// undatedJPEG is a JPEG with no EXIF and no date in its name's text: start
+// of image, a comment that makes its bytes unique, end of image.
+func undatedJPEG(name string) []byte {
+	comment := "scan " + filepath.Base(name)
+	b := []byte{0xFF, 0xD8, 0xFF, 0xFE, byte((len(comment) + 2) >> 8), byte(len(comment) + 2)}
+	return append(append(b, comment...), 0xFF, 0xD9)
 }
 
 // mkmov FILE UTCDATE writes a minimal real QuickTime movie whose mvhd

@@ -191,7 +191,7 @@ func (r *Run) account(x opResult) {
 	if o.Unknown {
 		r.sum.UnknownDate++
 	}
-	if o.Source == meta.SourceModTime {
+	if o.Source == meta.SourceModTime && !o.Unknown { // with --no-mtime such a file is undated, not dated by file time
 		r.sum.ModTimeOnly++
 	}
 	r.emit(ev)
