@@ -12,6 +12,7 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 
+	"shoebox/internal/fsx"
 	"shoebox/internal/layout"
 	"shoebox/internal/transfer"
 )
@@ -85,7 +86,7 @@ func Load(dest string) (s Settings, sources []string, err error) {
 
 // ReadFile reads one config file; found is false when it does not exist.
 func ReadFile(path string) (s Settings, found bool, err error) {
-	f, err := os.Open(path)
+	f, err := fsx.OpenRegular(path, true) // a named pipe there must not hang the run
 	if errors.Is(err, os.ErrNotExist) {
 		return Settings{}, false, nil
 	}

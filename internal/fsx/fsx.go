@@ -29,6 +29,9 @@ type File interface {
 
 // FS is the filesystem as seen by shoebox.
 type FS interface {
+	// Open opens a regular file for reading (following symbolic links) and
+	// never blocks: anything else, a named pipe above all, is refused with
+	// an error wrapping ErrNotRegular (see OpenRegular).
 	Open(name string) (File, error)
 	OpenFile(name string, flag int, perm os.FileMode) (File, error)
 	Lstat(name string) (os.FileInfo, error)
@@ -61,7 +64,7 @@ var OS FS = osFS{}
 type osFS struct{}
 
 func (osFS) Open(name string) (File, error) {
-	f, err := os.Open(name)
+	f, err := openRegular(name, true)
 	if err != nil {
 		return nil, err // avoid a typed-nil File
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"shoebox/internal/fsx"
 )
 
 // Kind is what a file is for the sorter.
@@ -131,7 +133,7 @@ func NewReader(opt Options) *Reader {
 //
 // Warnings never repeat the path: whoever reports one names the file.
 func (r *Reader) File(path string, size int64, mtime time.Time) Info {
-	f, err := os.Open(path)
+	f, err := fsx.OpenRegular(path, true)
 	if err != nil {
 		p := r.newParse(path, &input{size: size}, mtime)
 		p.warn("cannot open it: " + causeOf(err).Error())

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"time"
+
+	"shoebox/internal/fsx"
 )
 
 // maxSidecarBytes caps what SidecarDate reads: a Takeout JSON or an XMP
@@ -40,7 +41,7 @@ func SidecarDate(path string, size int64, loc *time.Location) (Date, bool, error
 }
 
 func readSidecar(path string, size int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := fsx.OpenRegular(path, true)
 	if err != nil {
 		return nil, fmt.Errorf("read sidecar %q: %w", path, err)
 	}

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"os"
+
+	"shoebox/internal/fsx"
 )
 
 // The preview a camera embeds in EXIF IFD1 (JPEGInterchangeFormat and
@@ -25,7 +26,7 @@ const (
 // file at path, or nil when it has none that can be read within bounds.
 // The error is only for a file that cannot be opened.
 func Thumbnail(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := fsx.OpenRegular(path, true)
 	if err != nil {
 		return nil, fmt.Errorf("open %q for its thumbnail: %w", path, err)
 	}

@@ -244,7 +244,9 @@ func (w *walker) openDir(t dirTask) (*os.File, *ancestor, bool) {
 	if t.isRoot {
 		op = "root"
 	}
-	f, err := os.Open(t.path)
+	// O_DIRECTORY: a folder replaced by a named pipe since its parent was
+	// read is refused by the kernel instead of blocking the walk forever.
+	f, err := os.OpenFile(t.path, os.O_RDONLY|unix.O_DIRECTORY, 0)
 	if err != nil {
 		w.send(message{problems: []Problem{{Path: t.path, Op: op, Err: unwrapPathError(err)}}})
 		return nil, nil, false

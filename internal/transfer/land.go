@@ -213,7 +213,7 @@ func (r *run) lstatSource() (os.FileInfo, error) {
 		return nil, sourceErr(err)
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("source is not a regular file (%v)", info.Mode().Type())
+		return nil, fmt.Errorf("source is %w (%s)", fsx.ErrNotRegular, fsx.KindOf(info.Mode()))
 	}
 	if info.Size() != r.op.Size {
 		return nil, fmt.Errorf("source %w: scanned at %d bytes, now %d", ErrChanged, r.op.Size, info.Size())
