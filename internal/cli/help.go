@@ -88,6 +88,7 @@ Config files:
 Template tokens:
   {year} {yy} {month} {monthname} {mon} {day} {hour} {minute} {second} {date}
   {name} {ext} {make} {model} {kind} {counter} {counter:4}
+  {folder} (the folder a file was in) {folder:2} (the one above) {source}
   add :lower or :upper to a text token: {ext:lower}
 
 Examples:

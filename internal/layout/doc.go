@@ -25,9 +25,13 @@
 //	{kind}       "photo" or "video"
 //	{counter}    per-directory sequence number: 7
 //	{counter:4}  the same, zero-padded to 4 digits (widths 1-9): 0007
+//	{folder}     the name of the folder the source file is in: Rome
+//	{folder:2}   the folder above that (1-9), never above the source root
+//	             ("unknown" there)
+//	{source}     the source root's own name: card
 //
 // Every text token ({name}, {ext}, {make}, {model}, {kind}, {monthname},
-// {mon}) takes the modifiers ":lower" and ":upper", as in {ext:lower}.
+// {mon}, {folder}, {source}) takes the modifiers ":lower" and ":upper", as in {ext:lower}.
 // Date and time fields are the capture time's wall clock, read as recorded.
 //
 // A template is rejected when it is empty, absolute, contains a "." or ".."

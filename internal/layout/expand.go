@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -102,8 +103,41 @@ func (pt part) textValue(f *Fields, tm time.Time) string {
 		return orUnknown(f.Model)
 	case tokKind:
 		return orUnknown(f.Kind)
+	case tokFolder:
+		return orUnknown(folderUp(f.Dir, f.Root, max(pt.width, 1)))
+	case tokSource:
+		return orUnknown(folderName(f.Root))
 	}
 	return ""
+}
+
+// folderUp names the n-th folder up from dir (1: dir itself), never
+// climbing above the source root: past it the value is "" (shown as
+// "unknown").
+func folderUp(dir, root string, n int) string {
+	dir, root = filepath.Clean(dir), filepath.Clean(root)
+	for ; n > 1; n-- {
+		if dir == root || filepath.Dir(dir) == dir {
+			return ""
+		}
+		dir = filepath.Dir(dir)
+	}
+	return folderName(dir)
+}
+
+// folderName is a folder's own name; "." and ".." are named by the real
+// folder they stand for, and a filesystem root has none.
+func folderName(dir string) string {
+	base := filepath.Base(dir)
+	if base == "." || base == ".." {
+		if abs, err := filepath.Abs(dir); err == nil {
+			base = filepath.Base(abs)
+		}
+	}
+	if base == string(filepath.Separator) || base == "." || filepath.VolumeName(base) == base {
+		return ""
+	}
+	return base
 }
 
 // orUnknown trims the space and NUL padding that EXIF strings often carry

@@ -18,6 +18,9 @@ type Fields struct {
 	Make, Model string
 	Kind        string // "photo", "video"
 	Counter     int    // per-directory sequence, assigned by the planner
+	// Dir is the folder the source file is in and Root the source root it
+	// was found under (as the scan gives them), for {folder} and {source}.
+	Dir, Root string
 }
 
 // Template is a parsed destination layout like
@@ -51,6 +54,8 @@ const (
 	tokModel
 	tokKind
 	tokCounter
+	tokFolder
+	tokSource
 )
 
 type modifier uint8
@@ -65,7 +70,7 @@ type part struct {
 	kind  tokenKind
 	text  string // the literal, for kind == literal
 	mod   modifier
-	width int // zero-padding width of {counter:N}
+	width int // zero-padding width of {counter:N}; which parent for {folder:N}
 }
 
 type tokenSpec struct {
@@ -75,7 +80,7 @@ type tokenSpec struct {
 
 // tokens lists every token name; the order is the one shown in
 // suggestions when two are equally close.
-var tokenNames = []string{"year", "yy", "month", "monthname", "mon", "day", "hour", "minute", "second", "date", "name", "ext", "make", "model", "kind", "counter"}
+var tokenNames = []string{"year", "yy", "month", "monthname", "mon", "day", "hour", "minute", "second", "date", "name", "ext", "make", "model", "kind", "counter", "folder", "source"}
 
 var tokens = map[string]tokenSpec{
 	"year": {tokYear, false}, "yy": {tokYY, false}, "month": {tokMonth, false},
@@ -84,6 +89,7 @@ var tokens = map[string]tokenSpec{
 	"date": {tokDate, false}, "name": {tokName, true}, "ext": {tokExt, true},
 	"make": {tokMake, true}, "model": {tokModel, true}, "kind": {tokKind, true},
 	"counter": {tokCounter, false},
+	"folder": {tokFolder, true}, "source": {tokSource, true},
 }
 
 // ParseError says what is wrong with a template and where (Pos counts
@@ -218,6 +224,12 @@ func (p *parser) compileToken(i int, body string) (part, error) {
 			return part{}, p.fail(i+1, "{%s}: the counter width must be a digit from 1 to 9, as in {counter:4}", body)
 		}
 		pt.width = w
+	case spec.kind == tokFolder && arg != "lower" && arg != "upper":
+		n, ok := counterWidth(arg)
+		if !ok {
+			return part{}, p.fail(i+1, "{%s}: say which folder up with a digit from 1 to 9, as in {folder:2}, or use :lower or :upper", body)
+		}
+		pt.width = n
 	case !spec.text:
 		return part{}, p.fail(i+1, "{%s}: {%s} is a number and takes no modifier", body, name)
 	case arg == "lower":

@@ -172,10 +172,10 @@ func (r *Run) placement(fi fileInfo) planned {
 		return p
 	}
 	p.Year, p.Taken, p.Tag = date.Wall.Year(), date.Wall, date.Tag
-	p.Make, p.Model, p.Kind = fi.Info.Make, fi.Info.Model, fi.Info.Kind.String()
+	p.Make, p.Model, p.Kind, p.Root = fi.Info.Make, fi.Info.Model, fi.Info.Kind.String(), fi.File.Root
 	p.Dir, p.Name = r.cfg.Template.Expand(r.fields(p))
 	if !r.cfg.Template.HasCounter() {
-		p.Make, p.Model, p.Kind = "", "", "" // not needed again: keep the store's records small
+		p.Make, p.Model, p.Kind, p.Root = "", "", "", "" // not needed again: keep the store's records small
 	}
 	return p
 }
@@ -184,7 +184,8 @@ func (r *Run) placement(fi fileInfo) planned {
 // numberBatch to set.
 func (r *Run) fields(p planned) layout.Fields {
 	stem, ext := splitName(filepath.Base(p.Src))
-	return layout.Fields{Time: p.Taken, Name: stem, Ext: ext, Make: p.Make, Model: p.Model, Kind: p.Kind}
+	return layout.Fields{Time: p.Taken, Name: stem, Ext: ext, Make: p.Make, Model: p.Model, Kind: p.Kind,
+		Dir: filepath.Dir(p.Src), Root: p.Root}
 }
 
 // destKey sorts planned files by directory, then by folded name, then by

@@ -102,9 +102,10 @@ type planned struct {
 	Source  meta.Source
 	Taken   time.Time // the capture wall clock used, zero when unknown
 	Tag     string    // the field it came from
-	// Make, Model and Kind are kept only for a {counter} template, whose
-	// file name is expanded again once its folder's sequence is known.
-	Make, Model, Kind string
+	// Make, Model, Kind and Root (the source root) are kept only for a
+	// {counter} template, whose file name is expanded again once its
+	// folder's sequence is known.
+	Make, Model, Kind, Root string
 	// Companions travel under this file's stem (sidecars, the other half of a pair).
 	Companions []companion
 }
@@ -132,6 +133,7 @@ func putPlanned(e *enc, p planned) {
 	e.s(p.Make)
 	e.s(p.Model)
 	e.s(p.Kind)
+	e.s(p.Root)
 	e.u(uint64(len(p.Companions)))
 	for _, c := range p.Companions {
 		e.s(c.Src)
@@ -144,7 +146,7 @@ func putPlanned(e *enc, p planned) {
 func getPlanned(d *dec) planned {
 	p := planned{Seq: d.u(), Src: d.s(), Size: d.i(), ModTime: d.t(), Dir: d.s(), Name: d.s(),
 		Year: int(d.i()), Unknown: d.bool(), Source: meta.Source(d.u()), Taken: d.t(), Tag: d.s(),
-		Make: d.s(), Model: d.s(), Kind: d.s()}
+		Make: d.s(), Model: d.s(), Kind: d.s(), Root: d.s()}
 	n := d.u()
 	if n > maxCompanions {
 		d.fail()
