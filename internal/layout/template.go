@@ -89,7 +89,7 @@ var tokens = map[string]tokenSpec{
 	"date": {tokDate, false}, "name": {tokName, true}, "ext": {tokExt, true},
 	"make": {tokMake, true}, "model": {tokModel, true}, "kind": {tokKind, true},
 	"counter": {tokCounter, false},
-	"folder": {tokFolder, true}, "source": {tokSource, true},
+	"folder":  {tokFolder, true}, "source": {tokSource, true},
 }
 
 // ParseError says what is wrong with a template and where (Pos counts
