@@ -117,7 +117,7 @@ func cameraZone(s string) (*time.Location, error) {
 }
 
 func runSort(ctx context.Context, env Env, f sortFlags, cfg pipeline.Config) error {
-	rep, err := newHTMLReport(f.report)
+	rep, err := newHTMLReport(f.report, cfg.Sources, cfg.Dest)
 	if err != nil {
 		return err
 	}

@@ -2,13 +2,17 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
+	"shoebox/internal/fsx"
 	"shoebox/internal/pipeline"
 )
 
@@ -20,9 +24,70 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"has":   func(n int64) bool { return n > 0 },
 }).Parse(pageSource))
 
+// generatorMarker is how a page shoebox wrote is recognised: by its
+// content, never by its name, so that only a report is ever replaced by
+// a report. It stands in the page's head, within markerWindow bytes.
+const (
+	generatorMarker = `<meta name="generator" content="shoebox">`
+	markerWindow    = 512
+)
+
+// ErrNotReport is returned for a path that holds something other than a
+// report shoebox wrote: a photo, a user's page, a folder, a link.
+var ErrNotReport = errors.New("not a report shoebox wrote")
+
+// Replaceable says whether a report may be written at path: nothing is
+// there, or a regular file that shoebox wrote as a report. Anything else —
+// a photo, another page, a folder, a symbolic link (even to a report), a
+// device — is refused with ErrNotReport and a reason.
+func Replaceable(path string) error {
+	st, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case st.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("%w: it is a symbolic link", ErrNotReport)
+	case st.IsDir():
+		return fmt.Errorf("%w: it is a folder", ErrNotReport)
+	case !st.Mode().IsRegular():
+		return fmt.Errorf("%w: it is not a regular file", ErrNotReport)
+	}
+	head, err := readHead(path)
+	if err != nil {
+		return err
+	}
+	if !bytes.Contains(head, []byte(generatorMarker)) {
+		return fmt.Errorf("%w: it exists and its content is not a shoebox report", ErrNotReport)
+	}
+	return nil
+}
+
+// readHead reads the first bytes of a regular file without following a
+// link and without blocking on a FIFO swapped in after the Lstat.
+func readHead(path string) ([]byte, error) {
+	f, err := openNoFollow(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: it is not a regular file", ErrNotReport)
+	}
+	head := make([]byte, markerWindow)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return head[:n], nil
+}
+
 // Write renders the report of run to path. The page appears whole or not at
-// all: it is written to a temp file beside path, synced, then renamed, so a
-// reader (or a browser left open on it) never sees half a page.
+// all: it is written to a new temp file beside path (created exclusively
+// under a random name, so it can never be a user's file), synced, then
+// renamed into place — over an earlier report only, never over anything
+// else (see Replaceable), which is checked again just before the rename.
 func (c *Collector) Write(path string, run Run, sum pipeline.Summary) error {
 	p := c.view(run, sum)
 	err := writeAtomic(path, func(w io.Writer) error { return pageTemplate.Execute(w, p) })
@@ -32,20 +97,42 @@ func (c *Collector) Write(path string, run Run, sum pipeline.Summary) error {
 	return nil
 }
 
-func writeAtomic(path string, fill func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+func writeAtomic(path string, fill func(io.Writer) error) (err error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".shoebox-report-*.tmp") // O_CREATE|O_EXCL: always a new file
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	err = fillFile(tmp, fill)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	published := false
+	defer func() {
+		if !published {
+			tmp.Close()
+			os.Remove(tmp.Name()) // ours: created just now by O_EXCL, not yet renamed
+		}
+	}()
+	if err := fillFile(tmp, fill); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := publish(tmp.Name(), path); err != nil {
+		return err
+	}
+	published = true
+	return fsx.OS.SyncDir(dir)
+}
+
+// publish renames the finished temp to path: with no-replace when nothing
+// is there, else only over a report shoebox wrote.
+func publish(tmp, path string) error {
+	if err := Replaceable(path); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return fsx.OS.RenameNoReplace(tmp, path)
+	}
+	return os.Rename(tmp, path)
 }
 
 func fillFile(f *os.File, fill func(io.Writer) error) error {
