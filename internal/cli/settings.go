@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	iofs "io/fs"
+	"path/filepath"
 
 	"shoebox/internal/config"
 )
@@ -44,7 +45,7 @@ func applyConfig(env Env, fs *flag.FlagSet, f *sortFlags, dest string) error {
 		set("template", func() { f.template = *v })
 	}
 	if v := file.Mode; v != nil {
-		set("mode", func() { f.mode = *v })
+		set("mode", func() { f.mode, f.modeFrom = *v, modeOrigin(dest) })
 	}
 	if v := file.Workers; v != nil {
 		set("workers", func() { f.workers = *v })
@@ -81,4 +82,22 @@ func rememberLayout(dest, template string) error {
 		return err
 	}
 	return config.SaveLibrary(dest, config.Settings{Template: &template})
+}
+
+// modeOrigin names the config file that set the mode: the library's wins
+// over the user's, as in config.Load. It is shown before a run whose mode
+// came from a file, since a move there empties a card nobody asked to empty.
+func modeOrigin(dest string) string {
+	for _, p := range []string{config.LibraryPath(dest), config.UserPath()} {
+		if p == "" {
+			continue
+		}
+		if s, found, err := config.ReadFile(p); err == nil && found && s.Mode != nil {
+			if abs, err := filepath.Abs(p); err == nil {
+				return abs
+			}
+			return p
+		}
+	}
+	return ""
 }

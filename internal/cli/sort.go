@@ -23,6 +23,7 @@ type sortFlags struct {
 	workers                                      int
 	dryRun, dedup, verify, follow, hidden        bool
 	noMtime, jsonOut, quiet, deleteDups          bool
+	modeFrom                                     string // "command line", the config file that set mode, or "" for the default
 }
 
 func (f *sortFlags) register(fs *flag.FlagSet) {
@@ -60,6 +61,11 @@ func cmdSort(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	fs.Visit(func(fl *flag.Flag) {
+		if fl.Name == "mode" {
+			f.modeFrom = "command line"
+		}
+	})
 	if len(operands) >= 2 {
 		if err := applyConfig(env, fs, &f, operands[len(operands)-1]); err != nil {
 			return err
@@ -123,6 +129,7 @@ func runSort(ctx context.Context, env Env, f sortFlags, cfg pipeline.Config) err
 	}
 	out := newPrinter(env, f)
 	out.rep = rep
+	out.start(cfg)
 	cfg.Events = out.event
 	run, err := pipeline.Open(cfg)
 	if err != nil {
@@ -248,4 +255,41 @@ func (p *printer) finish(sum pipeline.Summary, dest string) {
 		return
 	}
 	printSummary(p.human, sum, dest)
+}
+
+// start opens the output: in --json a "start" line with the settings that
+// decide what happens to the sources; on stderr, whatever --quiet says, a
+// line when the mode removes sources and was not typed on this command
+// line (a library's config saying mode = "move"), before any file is touched.
+func (p *printer) start(cfg pipeline.Config) {
+	from := p.f.modeFrom
+	if p.enc != nil {
+		_ = p.enc.Encode(startLine{Type: "start", Mode: cfg.Mode.String(), ModeFrom: originName(from),
+			DryRun: cfg.DryRun, DeleteDuplicates: cfg.DeleteDuplicates, Dest: cfg.Dest})
+	}
+	if cfg.Mode != transfer.Move || from == "command line" {
+		return
+	}
+	will := "the sources will be removed once each file is safely in the library"
+	if cfg.DryRun {
+		will = "the sources would be removed (dry run: nothing is changed)"
+	}
+	fmt.Fprintf(p.env.Stderr, "shoebox: mode: move (from %s) — %s; give --mode copy to keep them\n", shown(from), will)
+}
+
+// startLine is the first line of --json output.
+type startLine struct {
+	Type             string `json:"type"`
+	Mode             string `json:"mode"`
+	ModeFrom         string `json:"mode_from"` // "command line", "default", or the config file's path
+	DryRun           bool   `json:"dry_run"`
+	DeleteDuplicates bool   `json:"delete_duplicates,omitempty"`
+	Dest             string `json:"dest"`
+}
+
+func originName(from string) string {
+	if from == "" {
+		return "default"
+	}
+	return from
 }
