@@ -98,17 +98,41 @@ func report(env Env, err error) int {
 	case errors.As(err, &ee):
 		return ee.code
 	case errors.As(err, &ue):
-		fmt.Fprintf(env.Stderr, "shoebox: %s\n", ue.msg)
+		fmt.Fprintf(env.Stderr, "shoebox: %s\n", shown(ue.msg))
 		return ExitUsage
 	case errors.Is(err, pipeline.ErrConfig):
-		fmt.Fprintf(env.Stderr, "shoebox: %s\n", strings.TrimPrefix(err.Error(), pipeline.ErrConfig.Error()+": "))
+		fmt.Fprintf(env.Stderr, "shoebox: %s\n", shown(strings.TrimPrefix(err.Error(), pipeline.ErrConfig.Error()+": ")))
 		return ExitUsage
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(env.Stderr, "shoebox: interrupted; run the same command again to finish the job")
 		return ExitInterrupted
 	}
-	fmt.Fprintf(env.Stderr, "shoebox: %s\n", sentence(err))
+	for _, e := range joined(err) {
+		fmt.Fprintf(env.Stderr, "shoebox: %s\n", shown(sentence(e)))
+	}
 	return ExitFatal
+}
+
+// joined splits errors.Join's list, whose message is its members' joined
+// by newlines, so each is printed on its own line and a newline inside a
+// name can still be escaped.
+func joined(err error) []error {
+	multi, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{err}
+	}
+	var msgs []string
+	var out []error
+	for _, e := range multi.Unwrap() {
+		if e != nil {
+			msgs = append(msgs, e.Error())
+			out = append(out, joined(e)...)
+		}
+	}
+	if strings.Join(msgs, "\n") != err.Error() {
+		return []error{err} // wrapped by fmt.Errorf with several %w: one message
+	}
+	return out
 }
 
 // sentence adds a hint to an error message where one helps.

@@ -34,7 +34,7 @@ func cmdExplain(env Env, args []string) error {
 	for _, f := range files {
 		st, err := os.Stat(f)
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "shoebox: explain %q: %s\n", f, sentence(err))
+			fmt.Fprintf(env.Stderr, "shoebox: explain %q: %s\n", f, shown(sentence(err)))
 			failed = true
 			continue
 		}
@@ -47,25 +47,25 @@ func cmdExplain(env Env, args []string) error {
 }
 
 func explainOne(w io.Writer, path string, in meta.Info) {
-	fmt.Fprintf(w, "%s\n  kind %s, format %s", path, in.Kind, orDash(in.Format))
+	fmt.Fprintf(w, "%s\n  kind %s, format %s", shown(path), in.Kind, shown(orDash(in.Format)))
 	if in.Make != "" || in.Model != "" {
-		fmt.Fprintf(w, ", camera %s %s", in.Make, in.Model)
+		fmt.Fprintf(w, ", camera %s %s", shown(in.Make), shown(in.Model))
 	}
 	if in.ContentID != "" {
-		fmt.Fprintf(w, ", content id %s", in.ContentID)
+		fmt.Fprintf(w, ", content id %s", shown(in.ContentID))
 	}
 	fmt.Fprintln(w)
 	if in.Warning != "" {
-		fmt.Fprintf(w, "  warning: %s\n", in.Warning)
+		fmt.Fprintf(w, "  warning: %s\n", shown(in.Warning))
 	}
 	for _, c := range in.Candidates {
 		mark := " "
 		if c.Tag == in.Date.Tag && c.Source == in.Date.Source && c.Wall.Equal(in.Date.Wall) {
 			mark = "*"
 		}
-		fmt.Fprintf(w, "  %s %-28s %-26q %s", mark, c.Tag, c.Raw, formatDate(c.Date))
+		fmt.Fprintf(w, "  %s %-28s %-26q %s", mark, shown(c.Tag), c.Raw, formatDate(c.Date))
 		if c.Note != "" {
-			fmt.Fprintf(w, "  (%s)", c.Note)
+			fmt.Fprintf(w, "  (%s)", shown(c.Note))
 		}
 		fmt.Fprintln(w)
 	}
@@ -73,7 +73,7 @@ func explainOne(w io.Writer, path string, in meta.Info) {
 		fmt.Fprintln(w, "  → no date: goes to the unknown folder")
 		return
 	}
-	fmt.Fprintf(w, "  → %s from %s (%s): files under %s\n", formatDate(in.Date), in.Date.Tag, in.Date.Source,
+	fmt.Fprintf(w, "  → %s from %s (%s): files under %s\n", formatDate(in.Date), shown(in.Date.Tag), in.Date.Source,
 		filepath.FromSlash(in.Date.Wall.Format("2006/2006-01-02")))
 }
 

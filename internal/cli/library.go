@@ -21,13 +21,13 @@ func cmdIndex(ctx context.Context, env Env, args []string) error {
 		return usagef("index needs one library folder: shoebox index DEST")
 	}
 	st, err := pipeline.Index(ctx, ops[0], *workers, func(ev pipeline.Event) {
-		fmt.Fprintf(env.Stderr, "shoebox: %s\n", ev.Reason)
+		fmt.Fprintf(env.Stderr, "shoebox: %s\n", shown(ev.Reason))
 	})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "%s: %d files, %d hashed, %d unchanged since last index, %d failed\n",
-		ops[0], st.Files, st.Hashed, st.Reused, st.Failed)
+		shown(ops[0]), st.Files, st.Hashed, st.Reused, st.Failed)
 	if st.Failed > 0 {
 		return exitError{ExitIncomplete}
 	}
@@ -43,11 +43,11 @@ func cmdLog(env Env, args []string) error {
 		return fmt.Errorf("log %q: %w", args[0], err)
 	}
 	if len(runs) == 0 {
-		fmt.Fprintf(env.Stdout, "%s: no runs recorded\n", args[0])
+		fmt.Fprintf(env.Stdout, "%s: no runs recorded\n", shown(args[0]))
 		return nil
 	}
 	for _, r := range runs {
-		fmt.Fprintln(env.Stdout, logLine(r))
+		fmt.Fprintln(env.Stdout, shown(logLine(r)))
 	}
 	return nil
 }

@@ -13,7 +13,7 @@ func printSummary(w io.Writer, s pipeline.Summary, dest string) {
 	if s.DryRun {
 		verb = "would transfer"
 	}
-	fmt.Fprintf(w, "\n%s: %d of %d files scanned are photos or videos", dest, s.Media, s.Scanned)
+	fmt.Fprintf(w, "\n%s: %d of %d files scanned are photos or videos", shown(dest), s.Media, s.Scanned)
 	if s.Sidecars > 0 {
 		fmt.Fprintf(w, ", %d more are their sidecars", s.Sidecars)
 	}

@@ -156,6 +156,6 @@ func shellQuote(s string) string {
 
 func (h *htmlReport) announce(p *printer) {
 	if h != nil && h.c != nil && !p.f.quiet {
-		fmt.Fprintf(p.human, "report: %s\n", h.path)
+		fmt.Fprintf(p.human, "report: %s\n", shown(h.path))
 	}
 }

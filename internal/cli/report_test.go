@@ -125,7 +125,7 @@ func jsonSummary(t *testing.T, stdout string) ([]pipeline.Event, pipeline.Summar
 			if err := json.Unmarshal(sc.Bytes(), &sum); err != nil {
 				t.Fatalf("summary line: %v", err)
 			}
-		case "info":
+		case "info", "start":
 			// A choice the run made (workers): not about any one file.
 		case "op", "warning", "problem":
 			var ev pipeline.Event

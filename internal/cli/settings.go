@@ -29,7 +29,7 @@ func applyConfig(env Env, fs *flag.FlagSet, f *sortFlags, dest string) error {
 	case errors.Is(err, iofs.ErrPermission):
 		// Someone else's config (running as another user with their
 		// HOME): say so and go on with the flags and the defaults.
-		fmt.Fprintf(env.Stderr, "shoebox: warning: %s; going on without it\n", sentence(err))
+		fmt.Fprintf(env.Stderr, "shoebox: warning: %s; going on without it\n", shown(sentence(err)))
 		return nil
 	case err != nil:
 		return err

@@ -150,7 +150,7 @@ func runSort(ctx context.Context, env Env, f sortFlags, cfg pipeline.Config) err
 	}
 	if !cfg.DryRun {
 		if err := rememberLayout(run.Dest(), f.template); err != nil {
-			fmt.Fprintf(env.Stderr, "shoebox: warning: could not record the layout in the library: %s\n", err)
+			fmt.Fprintf(env.Stderr, "shoebox: warning: could not record the layout in the library: %s\n", shown(err.Error()))
 		}
 	}
 	if sum.Incomplete() {
@@ -191,7 +191,7 @@ func (p *printer) event(ev pipeline.Event) {
 	defer p.mu.Unlock()
 	p.rep.add(ev)
 	if p.enc != nil && ev.Type != "stage" && ev.Type != "progress" {
-		_ = p.enc.Encode(ev)
+		_ = p.enc.Encode(newJSONEvent(ev))
 	}
 	switch {
 	case ev.Type == "progress":
@@ -207,16 +207,16 @@ func (p *printer) event(ev pipeline.Event) {
 		}
 	case ev.Type == "problem":
 		p.pause()
-		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", ev.Reason)
+		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", shown(ev.Reason))
 	case ev.Type == "warning" && !p.f.quiet:
 		p.pause()
-		fmt.Fprintf(p.env.Stderr, "shoebox: warning: %s\n", ev.Reason)
+		fmt.Fprintf(p.env.Stderr, "shoebox: warning: %s\n", shown(ev.Reason))
 	case ev.Type == "info" && !p.f.quiet && p.enc == nil:
 		p.pause()
-		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", ev.Reason)
+		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", shown(ev.Reason))
 	case ev.Outcome == pipeline.OutFailed:
 		p.pause()
-		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", ev.Reason)
+		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", shown(ev.Reason))
 	case p.f.dryRun && p.enc == nil && !p.f.quiet && ev.Type == "op":
 		p.pause()
 		printPlanned(p.human, ev)
@@ -233,9 +233,9 @@ func (p *printer) pause() {
 func printPlanned(w io.Writer, ev pipeline.Event) {
 	switch ev.Outcome {
 	case pipeline.OutPlanned, pipeline.OutPlannedAs:
-		fmt.Fprintf(w, "%-14s %s -> %s\n", ev.Outcome, ev.Src, ev.Dst)
+		fmt.Fprintf(w, "%-14s %s -> %s\n", ev.Outcome, shown(ev.Src), shown(ev.Dst))
 	case pipeline.OutIdentical, pipeline.OutDuplicate, pipeline.OutDupPlanned:
-		fmt.Fprintf(w, "%-14s %s = %s\n", ev.Outcome, ev.Src, ev.SameAs)
+		fmt.Fprintf(w, "%-14s %s = %s\n", ev.Outcome, shown(ev.Src), shown(ev.SameAs))
 	}
 }
 
@@ -265,7 +265,7 @@ func (p *printer) start(cfg pipeline.Config) {
 	from := p.f.modeFrom
 	if p.enc != nil {
 		_ = p.enc.Encode(startLine{Type: "start", Mode: cfg.Mode.String(), ModeFrom: originName(from),
-			DryRun: cfg.DryRun, DeleteDuplicates: cfg.DeleteDuplicates, Dest: cfg.Dest})
+			DryRun: cfg.DryRun, DeleteDuplicates: cfg.DeleteDuplicates, Dest: cfg.Dest, DestBytes: rawBytes(cfg.Dest)})
 	}
 	if cfg.Mode != transfer.Move || from == "command line" {
 		return
@@ -285,6 +285,7 @@ type startLine struct {
 	DryRun           bool   `json:"dry_run"`
 	DeleteDuplicates bool   `json:"delete_duplicates,omitempty"`
 	Dest             string `json:"dest"`
+	DestBytes        []byte `json:"dest_bytes,omitempty"` // see jsonEvent
 }
 
 func originName(from string) string {

@@ -48,7 +48,7 @@ func cmdUndo(ctx context.Context, env Env, args []string) error {
 		dest = operands[0]
 	}
 	st, err := undo.Last(ctx, dest, undo.Options{DryRun: dry, Events: func(line string) {
-		fmt.Fprintln(env.Stdout, line)
+		fmt.Fprintln(env.Stdout, shown(line))
 	}})
 	printRecovery(env.Stderr, st.Recovery)
 	if len(st.Runs) > 0 {
@@ -65,7 +65,7 @@ func cmdUndo(ctx context.Context, env Env, args []string) error {
 
 func printRecovery(w io.Writer, r undo.RecoveryStats) {
 	for _, p := range r.Problems {
-		fmt.Fprintf(w, "shoebox: %s\n", p)
+		fmt.Fprintf(w, "shoebox: %s\n", shown(fmt.Sprint(p)))
 	}
 	if r.TempsRemoved+r.Adopted+r.MovesCompleted > 0 {
 		fmt.Fprintf(w, "shoebox: finished an interrupted run first: %d temp files removed, %d landed files recorded, %d moves completed\n",
@@ -74,7 +74,7 @@ func printRecovery(w io.Writer, r undo.RecoveryStats) {
 }
 
 func printUndoSummary(w io.Writer, st undo.Stats, dest string) {
-	fmt.Fprintf(w, "\n%s: undid run %s\n", dest, strings.Join(st.Runs, ", "))
+	fmt.Fprintf(w, "\n%s: undid run %s\n", shown(dest), shown(strings.Join(st.Runs, ", ")))
 	row := func(label string, n int) {
 		if n > 0 {
 			fmt.Fprintf(w, "  %-26s %8d\n", label, n)

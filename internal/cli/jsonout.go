@@ -1,0 +1,34 @@
+package cli
+
+import (
+	"unicode/utf8"
+
+	"shoebox/internal/pipeline"
+)
+
+// jsonEvent is an event as --json writes it. A JSON string holds Unicode
+// text, and encoding/json writes a byte that is not valid UTF-8 as U+FFFD,
+// so a path that is not valid UTF-8 (a name from an old camera or another
+// system's encoding) could not be found again from src, dst or same_as.
+// For such a path only, the exact bytes are added in src_bytes, dst_bytes
+// or same_as_bytes (base64, standard alphabet, padded); the string field
+// stays, lossy, for people. A consumer that opens files uses the _bytes
+// field when it is there. See docs/json.md.
+type jsonEvent struct {
+	pipeline.Event
+	SrcBytes    []byte `json:"src_bytes,omitempty"`
+	DstBytes    []byte `json:"dst_bytes,omitempty"`
+	SameAsBytes []byte `json:"same_as_bytes,omitempty"`
+}
+
+func newJSONEvent(ev pipeline.Event) jsonEvent {
+	return jsonEvent{Event: ev, SrcBytes: rawBytes(ev.Src), DstBytes: rawBytes(ev.Dst), SameAsBytes: rawBytes(ev.SameAs)}
+}
+
+// rawBytes is path's bytes when JSON text cannot carry them, else nil.
+func rawBytes(path string) []byte {
+	if utf8.ValidString(path) {
+		return nil
+	}
+	return []byte(path)
+}

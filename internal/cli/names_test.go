@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"shoebox/internal/fixture"
+)
+
+// hostileNames are file names that try to take over a terminal or forge a
+// line of shoebox's output.
+var hostileNames = []string{
+	"clear\x1b[2Jscreen.jpg",                     // ANSI: clear the screen
+	"ret\rplanned        /etc/passwd -> x.jpg",   // carriage return overprints the line
+	"nl\nplanned        /card/a.jpg -> /lib.jpg", // a forged "planned" line
+	"rtl\u202egpj.exe",                           // right-to-left override: reads "exe.jpg"
+	"csi\u009b31m.jpg",                           // C1 CSI
+	"bad\xff\xfe.jpg",                            // not UTF-8
+}
+
+// TestHostileNamesAreEscapedInHumanOutput: whatever a file is called,
+// sort (dry and real), its failures, log, undo and explain print it as
+// one line without a control character, a bidi override or an invalid
+// byte — each shown as an escape instead.
+func TestHostileNamesAreEscapedInHumanOutput(t *testing.T) {
+	base := t.TempDir()
+	src, lib := filepath.Join(base, "card"), filepath.Join(base, "lib")
+	for i, name := range hostileNames {
+		writeFile(t, filepath.Join(src, name), fixture.JPEG(fixture.EXIF{When: time.Date(2019, 7, 1+i, 12, 0, 0, 0, time.UTC), Comment: name}), 0o644)
+	}
+	var all strings.Builder
+	for _, args := range [][]string{
+		{"sort", "--dry-run", src, lib},
+		{"sort", src, lib},
+		{"log", lib},
+		{"undo", "--dry-run", lib},
+		{"undo", lib},
+		{"explain", filepath.Join(src, hostileNames[1]), filepath.Join(src, hostileNames[3])},
+	} {
+		r := shoebox(args...)
+		if r.code != ExitOK {
+			t.Fatalf("%v: exit %d\n%s", args, r.code, r)
+		}
+		all.WriteString(r.stdout + r.stderr)
+	}
+	out := all.String()
+	for _, want := range []string{`clear\x1b[2Jscreen.jpg`, `ret\rplanned`, `nl\nplanned`, `rtl\u202egpj.exe`, `csi\u009b31m.jpg`, `bad\xff\xfe.jpg`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks the escaped name %s", want)
+		}
+	}
+	checkPrintable(t, out)
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "planned ") && strings.Contains(line, "/etc/passwd") && !strings.Contains(line, `\r`) {
+			t.Errorf("a forged plan line: %q", line)
+		}
+	}
+	if n := strings.Count("\n"+out, "\nplanned "); n != len(hostileNames) {
+		t.Errorf("%d lines start with \"planned\", want %d (one per file)", n, len(hostileNames))
+	}
+}
+
+func checkPrintable(t *testing.T, out string) {
+	t.Helper()
+	if !utf8.ValidString(out) {
+		t.Errorf("output is not valid UTF-8")
+	}
+	for _, r := range out {
+		if (r < 0x20 && r != '\n') || (r >= 0x7f && r <= 0x9f) || r == '\u202e' {
+			t.Errorf("output holds the raw character %U", r)
+		}
+	}
+}
+
+// TestJSONKeepsNonUTF8PathsExact: a path that is not valid UTF-8 comes
+// back byte for byte from src_bytes and dst_bytes (dst_bytes names the
+// file that really landed); a UTF-8 path gets no such field.
+func TestJSONKeepsNonUTF8PathsExact(t *testing.T) {
+	base := t.TempDir()
+	for _, c := range []struct{ src, lib, name string }{
+		{"card\xe9", "lib\xe9", "IMG_\xff\xfe\x80.JPG"},
+		{"card", "lib", "IMG_1.JPG"},
+	} {
+		src, lib := filepath.Join(base, c.src), filepath.Join(base, c.lib)
+		want := filepath.Join(src, c.name)
+		writeFile(t, want, fixture.JPEG(fixture.EXIF{When: time.Date(2019, 7, 4, 12, 0, 0, 0, time.UTC)}), 0o644)
+		r := shoebox("sort", "--json", "-q", src, lib)
+		if r.code != ExitOK {
+			t.Fatalf("sort: %s", r)
+		}
+		ops := jsonOps(t, r.stdout)
+		if len(ops) != 1 {
+			t.Fatalf("want 1 op line, got %d:\n%s", len(ops), r.stdout)
+		}
+		ev := ops[0]
+		if utf8.ValidString(want) {
+			if ev.SrcBytes != nil || ev.DstBytes != nil || ev.Src != want {
+				t.Errorf("a UTF-8 path: src %q, src_bytes %q, dst_bytes %q", ev.Src, ev.SrcBytes, ev.DstBytes)
+			}
+			continue
+		}
+		if !bytes.Equal(ev.SrcBytes, []byte(want)) {
+			t.Errorf("src_bytes = %q, want %q", ev.SrcBytes, want)
+		}
+		if !bytes.HasPrefix(ev.DstBytes, []byte(lib+"/")) {
+			t.Errorf("dst_bytes = %q, want a path under %q", ev.DstBytes, lib)
+		}
+		if _, err := os.Stat(string(ev.DstBytes)); err != nil {
+			t.Errorf("dst_bytes does not name the landed file: %v", err)
+		}
+	}
+}
+
+func jsonOps(t *testing.T, stdout string) []jsonEvent {
+	t.Helper()
+	var ops []jsonEvent
+	sc := bufio.NewScanner(strings.NewReader(stdout))
+	for sc.Scan() {
+		var ev jsonEvent
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatalf("%v: %s", err, sc.Text())
+		}
+		if ev.Type == "op" {
+			ops = append(ops, ev)
+		}
+	}
+	return ops
+}
+
+func TestShownEscapesWhatMovesTheCursor(t *testing.T) {
+	for in, want := range map[string]string{
+		"/photos/IMG_1.JPG":    "/photos/IMG_1.JPG",
+		`C:\photos\été.jpg`:    `C:\photos\été.jpg`,
+		"a\x1b[2Jb":            `a\x1b[2Jb`,
+		"a\r\n\tb\x00\x7f":     `a\r\n\tb\x00\x7f`,
+		"a\u009bb\u0085":       `a\u009bb\u0085`,
+		"x\u202ey\u2066\u200f": `x\u202ey\u2066\u200f`,
+		"l\u2028p\u2029":       `l\u2028p\u2029`,
+		"bad\xff\xc3":          `bad\xff\xc3`,
+		"ok\ufffd":             "ok\ufffd",
+	} {
+		if got := shown(in); got != want {
+			t.Errorf("shown(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
