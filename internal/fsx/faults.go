@@ -13,6 +13,8 @@ const (
 	AfterSync         = "after-sync"
 	AfterRename       = "after-rename"
 	AfterRemoveSource = "after-remove-source"
+	// AfterMkdir: a destination folder was created, its Done not journaled.
+	AfterMkdir = "after-mkdir"
 )
 
 // CrashPoint announces that the caller reached a named point of a protocol.

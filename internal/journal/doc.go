@@ -33,6 +33,12 @@
 // A payload with bytes left over after its fields is malformed: new fields
 // mean a new format version.
 //
+// Seq numbers operations within one journal, one per file or folder
+// (journals written before that rule may give a photo and its sidecar one
+// Seq; readers pair records by Seq, Action and Dst). A folder is journaled
+// Mkdir Intent before it is created and Done after; older journals hold
+// only the Done.
+//
 // # Reading after a crash
 //
 // A crash mid-append can leave the final frame short, or (on filesystems that

@@ -59,8 +59,11 @@ func (s State) String() string {
 
 // Entry is one record of one operation. An operation is journaled as an
 // Intent before it starts and as Done or Failed after, both with its Seq.
+// Every file and folder a run touches is its own operation with its own
+// Seq (Writer.NextSeq): recovery pairs an Intent with its outcome by it.
+// An undo's records of what it reversed carry the reversed run's Seq.
 type Entry struct {
-	Seq           uint64 // operation number within the run
+	Seq           uint64 // operation number within the run, one per file or folder
 	State         State
 	Action        Action
 	Src, Dst, Tmp string

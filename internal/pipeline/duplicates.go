@@ -72,7 +72,7 @@ func (r *Run) noteLanded(o opRecord) {
 // copy that landed in this run is durable before its duplicate goes. A
 // refusal leaves that duplicate in place and is reported as a warning.
 func (r *Run) removeDuplicates(ctx context.Context) error {
-	err := r.st.Scan(keyDup, func(k, v []byte) error {
+	err := r.st.Scan(keyDup, func(_, v []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -85,7 +85,7 @@ func (r *Run) removeDuplicates(ctx context.Context) error {
 		if err != nil || !ok {
 			return err
 		}
-		r.removeDuplicate(ctx, seqFromKey(k, keyDup), dup, landed, compareWith)
+		r.removeDuplicate(ctx, dup, landed, compareWith)
 		return nil
 	})
 	if ferr := r.exec.Flush(); err == nil {
@@ -115,8 +115,8 @@ func (r *Run) keptCopy(kept string, inLibrary bool) (landed, compareWith string,
 	return landed, landed, true, nil
 }
 
-func (r *Run) removeDuplicate(ctx context.Context, seq uint64, dup, landed, compareWith string) {
-	res := r.exec.RemoveDuplicate(ctx, seq, dup, compareWith, r.dest)
+func (r *Run) removeDuplicate(ctx context.Context, dup, landed, compareWith string) {
+	res := r.exec.RemoveDuplicate(ctx, dup, compareWith, r.dest)
 	if res.Err != nil {
 		r.emit(Event{Type: "warning", Stage: "transfer", Src: dup, SameAs: landed,
 			Reason: res.Err.Error()})

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -438,11 +437,4 @@ func splitName(base string) (string, string) {
 		return base, ""
 	}
 	return strings.TrimSuffix(base, ext), ext
-}
-
-func seqFromKey(k, prefix []byte) uint64 {
-	if !bytes.HasPrefix(k, prefix) || len(k) < len(prefix)+8 {
-		return 0
-	}
-	return store.Uint64(k[len(prefix):])
 }

@@ -136,7 +136,7 @@ func (r *Run) stopFor(err error) {
 }
 
 func (r *Run) transferOp(o opRecord) transfer.Op {
-	return transfer.Op{Seq: o.Seq, Mode: r.cfg.Mode, Src: o.Src, Dst: o.Dst, Size: o.Size, ModTime: o.ModTime}
+	return transfer.Op{Mode: r.cfg.Mode, Src: o.Src, Dst: o.Dst, Size: o.Size, ModTime: o.ModTime}
 }
 
 // collect counts results as they finish and syncs in batches.

@@ -6,13 +6,17 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"shoebox/internal/fsx"
 	"shoebox/internal/journal"
 )
 
-// ensureDir creates dir and its missing parents, recording one "mkdir" per
-// directory created. In a dry run the directories are only remembered, so
-// later ops into the same directory predict no second mkdir, exactly as the
-// real run behaves.
+// ensureDir creates dir and its missing parents. Each directory it is about
+// to create is journaled as an Intent first, then Done (or Failed): a run
+// killed between the mkdir and its record still names the folder, so
+// recovery and undo can remove it once it is empty; a folder that existed
+// before is never named. In a dry run the directories are only remembered,
+// so later ops into the same directory predict no second mkdir, exactly as
+// the real run behaves.
 func (r *run) ensureDir(dir string) error {
 	if r.e.knownDir(dir) {
 		return nil
@@ -27,20 +31,49 @@ func (r *run) ensureDir(dir string) error {
 		return err
 	}
 	if len(missing) > 0 && !r.e.dryRun {
-		if err := r.e.fs.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("create directory: %w", err)
+		if err := r.makeDirs(dir, missing); err != nil {
+			return err
 		}
 	}
 	for _, d := range missing {
 		r.record("mkdir %s", d)
-		if !r.e.dryRun {
-			// A new directory's own entry lives in its parent.
-			r.e.markDirty(filepath.Dir(d))
-			r.journalMkdir(d)
-		}
 	}
 	r.e.rememberDirs(append(missing, dir)...)
 	return nil
+}
+
+// makeDirs creates dir, whose missing ancestors (outermost first, dir
+// last) are missing, journaling each around its creation.
+func (r *run) makeDirs(dir string, missing []string) error {
+	entries := make([]journal.Entry, len(missing))
+	for i, d := range missing {
+		entries[i] = journal.Entry{Seq: r.e.journalSeq(), State: journal.Intent, Action: journal.Mkdir, Dst: d}
+		if err := r.appendJournal(entries[i]); err != nil {
+			return fmt.Errorf("create directory %q: %w", d, err)
+		}
+	}
+	mkErr := r.e.fs.MkdirAll(dir, 0o755)
+	fsx.CrashPoint(r.e.fs, fsx.AfterMkdir)
+	for i, d := range missing {
+		// A new directory's own entry lives in its parent.
+		r.e.markDirty(filepath.Dir(d))
+		entries[i].State = journal.Done
+		if mkErr != nil && !r.dirExists(d) {
+			entries[i].State, entries[i].Err = journal.Failed, mkErr.Error()
+		}
+		// Losing this record costs nothing recovery cannot redo: the
+		// Intent already names the folder.
+		_ = r.appendJournal(entries[i])
+	}
+	if mkErr != nil {
+		return fmt.Errorf("create directory: %w", mkErr)
+	}
+	return nil
+}
+
+func (r *run) dirExists(d string) bool {
+	fi, err := r.e.fs.Lstat(d)
+	return err == nil && fi.IsDir()
 }
 
 // missingDirs lists, outermost first, the directories that must be created
@@ -70,14 +103,4 @@ func (r *run) missingDirs(dir string) ([]string, error) {
 		missing[i], missing[j] = missing[j], missing[i]
 	}
 	return missing, nil
-}
-
-// journalMkdir records a created directory so an undo can remove it if it
-// ends up empty. Losing this record only leaves an empty directory behind,
-// so its error does not fail the op.
-func (r *run) journalMkdir(dir string) {
-	if r.e.journal == nil {
-		return
-	}
-	_ = r.e.journal.Append(journal.Entry{Seq: r.op.Seq, State: journal.Done, Action: journal.Mkdir, Dst: dir})
 }

@@ -26,8 +26,8 @@ import (
 // ModTime of dup, Dev and Ino of kept), so undo can copy kept back. Any
 // doubt refuses with an error wrapping ErrLeftInPlace and changes nothing.
 // In a dry run the same checks run and the removal is only recorded.
-func (e *Executor) RemoveDuplicate(ctx context.Context, seq uint64, dup, kept, libRoot string) Result {
-	d := &dupRemoval{e: e, ctx: ctx, root: libRoot, res: Result{Op: Op{Seq: seq, Mode: Move, Src: dup, Dst: kept}}}
+func (e *Executor) RemoveDuplicate(ctx context.Context, dup, kept, libRoot string) Result {
+	d := &dupRemoval{e: e, ctx: ctx, root: libRoot, seq: e.journalSeq(), res: Result{Op: Op{Mode: Move, Src: dup, Dst: kept}}}
 	if err := d.do(); err != nil {
 		d.res.Err = fmt.Errorf("duplicate %q not removed: %w", dup, err)
 	}
@@ -39,6 +39,7 @@ type dupRemoval struct {
 	e    *Executor
 	ctx  context.Context
 	root string
+	seq  uint64 // the removal's number in the journal
 	res  Result
 
 	dupInfo, keptInfo os.FileInfo
@@ -165,7 +166,7 @@ func (d *dupRemoval) remove() error {
 func (d *dupRemoval) entry() journal.Entry {
 	dev, ino := fsx.DevIno(d.keptInfo)
 	return journal.Entry{
-		Seq: d.res.Op.Seq, Action: journal.RemoveDuplicate, Src: d.dup(), Dst: d.kept(),
+		Seq: d.seq, Action: journal.RemoveDuplicate, Src: d.dup(), Dst: d.kept(),
 		Size: d.dupInfo.Size(), ModTime: d.dupInfo.ModTime().UnixNano(), Dev: dev, Ino: ino,
 	}
 }
@@ -232,7 +233,7 @@ func (rv *reversal) restoreDuplicate() error {
 	if err := checkKept(done, kept); err != nil {
 		return err
 	}
-	back := Op{Seq: done.Seq, Mode: Copy, Src: done.Dst, Dst: done.Src, Size: kept.Size(), ModTime: kept.ModTime()}
+	back := Op{Mode: Copy, Src: done.Dst, Dst: done.Src, Size: kept.Size(), ModTime: kept.ModTime()}
 	res := rv.e.copyVerified(rv.ctx, back)
 	rv.res.Actions = append(rv.res.Actions, res.Actions...)
 	if errors.Is(res.Err, fs.ErrExist) {

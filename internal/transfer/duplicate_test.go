@@ -31,7 +31,7 @@ func newDupCase(t *testing.T) *dupCase {
 }
 
 func (c *dupCase) remove(opt Options) Result {
-	return New(opt).RemoveDuplicate(context.Background(), 7, c.dup, c.kept, c.lib)
+	return New(opt).RemoveDuplicate(context.Background(), c.dup, c.kept, c.lib)
 }
 
 func TestRemoveDuplicateRemovesOnlyTheDuplicate(t *testing.T) {
@@ -62,7 +62,7 @@ func TestRemoveDuplicateRemovesOnlyTheDuplicate(t *testing.T) {
 		t.Fatalf("journal = %+v, want Intent then Done", entries)
 	}
 	dev, ino := fsx.DevIno(keptInfo)
-	want := journal.Entry{Seq: 7, State: journal.Done, Action: journal.RemoveDuplicate, Src: c.dup, Dst: c.kept,
+	want := journal.Entry{Seq: 1, State: journal.Done, Action: journal.RemoveDuplicate, Src: c.dup, Dst: c.kept,
 		Size: dupInfo.Size(), ModTime: dupInfo.ModTime().UnixNano(), Dev: dev, Ino: ino}
 	if entries[1] != want {
 		t.Errorf("Done = %+v, want %+v", entries[1], want)
@@ -154,7 +154,7 @@ func TestRemoveDuplicateNeverRemovesTheKeptCopyThroughAnotherPath(t *testing.T) 
 	if err := os.Symlink(filepath.Dir(c.kept), link); err != nil {
 		t.Skipf("no symlinks here: %v", err)
 	}
-	res := New(Options{}).RemoveDuplicate(context.Background(), 1, filepath.Join(link, "IMG_1.JPG"), c.kept, c.lib)
+	res := New(Options{}).RemoveDuplicate(context.Background(), filepath.Join(link, "IMG_1.JPG"), c.kept, c.lib)
 	if !errors.Is(res.Err, ErrLeftInPlace) {
 		t.Fatalf("err = %v, want a refusal", res.Err)
 	}
@@ -164,7 +164,7 @@ func TestRemoveDuplicateNeverRemovesTheKeptCopyThroughAnotherPath(t *testing.T) 
 	if err := os.Link(c.kept, filepath.Join(c.lib, "other-link.JPG")); err != nil {
 		t.Skipf("no hard links here: %v", err)
 	}
-	res = New(Options{}).RemoveDuplicate(context.Background(), 1, filepath.Join(link, "IMG_1.JPG"), c.kept, c.lib)
+	res = New(Options{}).RemoveDuplicate(context.Background(), filepath.Join(link, "IMG_1.JPG"), c.kept, c.lib)
 	if !errors.Is(res.Err, ErrLeftInPlace) {
 		t.Fatalf("err = %v, want a refusal", res.Err)
 	}
@@ -302,7 +302,7 @@ func TestDupCrashChild(t *testing.T) {
 			os.Exit(crashExitCode)
 		}
 	})
-	res := New(Options{FS: fsys, Journal: w}).RemoveDuplicate(context.Background(), 3, p[0], p[1], p[2])
+	res := New(Options{FS: fsys, Journal: w}).RemoveDuplicate(context.Background(), p[0], p[1], p[2])
 	t.Fatalf("child survived the removal: %+v", res)
 }
 

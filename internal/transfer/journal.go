@@ -13,7 +13,7 @@ func (r *run) entry(state journal.State) journal.Entry {
 		mtime = r.op.ModTime.UnixNano()
 	}
 	return journal.Entry{
-		Seq: r.op.Seq, State: state, Action: r.op.Mode.journalAction(),
+		Seq: r.seq, State: state, Action: r.op.Mode.journalAction(),
 		Src: r.op.Src, Dst: r.op.Dst, Tmp: r.tmp,
 		Size: r.op.Size, ModTime: mtime,
 		Dev: r.res.Dev, Ino: r.res.Ino,

@@ -3,6 +3,7 @@ package transfer
 import (
 	"context"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -58,11 +59,9 @@ func TestJournalCopyAndFailure(t *testing.T) {
 	w := newJournal(t)
 	e := New(Options{Journal: w})
 	a := op(t, Copy, f.file("a.jpg", "a"), filepath.Join(f.lib, "2019", "a.jpg"))
-	a.Seq = 1
 	res := e.Do(context.Background(), a)
 	mustSucceed(t, res)
 	b := op(t, Copy, f.file("b.jpg", "b"), a.Dst) // destination taken
-	b.Seq = 2
 	if e.Do(context.Background(), b).Err == nil {
 		t.Fatal("second copy onto the same destination succeeded")
 	}
@@ -71,18 +70,47 @@ func TestJournalCopyAndFailure(t *testing.T) {
 	}
 	entries := readJournal(t, w)
 	assertSteps(t, entries, []step{
-		{journal.Intent, journal.Copy}, {journal.Done, journal.Mkdir}, {journal.Done, journal.Copy},
+		{journal.Intent, journal.Copy}, {journal.Intent, journal.Mkdir}, {journal.Done, journal.Mkdir}, {journal.Done, journal.Copy},
 		{journal.Intent, journal.Copy}, {journal.Failed, journal.Copy},
 	})
-	intent, done, failed := entries[0], entries[2], entries[4]
-	if intent.Seq != 1 || intent.Tmp == "" || filepath.Dir(intent.Tmp) != filepath.Dir(a.Dst) {
-		t.Errorf("intent %+v: want seq 1 and the temp path beside the destination", intent)
+	intent, done, failed := entries[0], entries[3], entries[5]
+	if intent.Seq != 1 || done.Seq != 1 || intent.Tmp == "" || filepath.Dir(intent.Tmp) != filepath.Dir(a.Dst) {
+		t.Errorf("intent %+v, done %+v: want seq 1 and the temp path beside the destination", intent, done)
+	}
+	if entries[1].Seq != 2 || entries[2].Seq != 2 || entries[1].Dst != filepath.Dir(a.Dst) {
+		t.Errorf("mkdir %+v then %+v: want its own seq 2 and the folder", entries[1], entries[2])
 	}
 	if done.Dev != res.Dev || done.Ino != res.Ino || done.ModTime != a.ModTime.UnixNano() || done.Size != a.Size {
 		t.Errorf("done %+v does not describe the created file %+v", done, res)
 	}
-	if failed.Seq != 2 || failed.Err == "" {
-		t.Errorf("failed entry %+v: want seq 2 with an error", failed)
+	if failed.Seq != 3 || failed.Err == "" {
+		t.Errorf("failed entry %+v: want seq 3 with an error", failed)
+	}
+}
+
+// TestJournalNumbersEveryFileItself: a photo and its sidecar (one scanned
+// group, moved by concurrent workers) each get their own journal number,
+// so that recovery can never take one's outcome for the other's.
+func TestJournalNumbersEveryFileItself(t *testing.T) {
+	f := newFixture(t)
+	w := newJournal(t)
+	e := New(Options{Journal: w})
+	var wg sync.WaitGroup
+	for _, name := range []string{"IMG_1.JPG", "IMG_1.xmp", "IMG_2.JPG", "IMG_2.CR2"} {
+		o := op(t, Move, f.file(name, name), filepath.Join(f.lib, "2019", name))
+		wg.Add(1)
+		go func() { defer wg.Done(); mustSucceed(t, e.Do(context.Background(), o)) }()
+	}
+	wg.Wait()
+	owner := map[uint64]string{}
+	for _, en := range readJournal(t, w) {
+		if prev, ok := owner[en.Seq]; ok && prev != en.Dst {
+			t.Errorf("seq %d names both %s and %s", en.Seq, prev, en.Dst)
+		}
+		owner[en.Seq] = en.Dst
+	}
+	if len(owner) != 5 { // four files and one folder
+		t.Errorf("journal numbers %v, want 5 distinct", owner)
 	}
 }
 

@@ -255,7 +255,7 @@ func (rv *reversal) moveBack() error {
 // names its temp file for recovery.
 func (rv *reversal) renameBack(fi os.FileInfo) error {
 	done := rv.res.Entry
-	back := Op{Seq: done.Seq, Mode: Move, Src: done.Dst, Dst: done.Src, Size: fi.Size(), ModTime: fi.ModTime()}
+	back := Op{Mode: Move, Src: done.Dst, Dst: done.Src, Size: fi.Size(), ModTime: fi.ModTime()}
 	res := rv.e.Do(rv.ctx, back)
 	rv.res.Actions = append(rv.res.Actions, res.Actions...)
 	if errors.Is(res.Err, fs.ErrExist) {

@@ -20,6 +20,7 @@ type run struct {
 	ctx context.Context
 	op  Op
 	res Result
+	seq uint64 // this operation's number in the journal
 
 	tmp       string // temp path for copy-like modes, chosen up front for the journal
 	journaled bool   // an Intent was appended, so a final record is owed

@@ -20,9 +20,10 @@ import (
 	"shoebox/internal/journal"
 )
 
-// Op is one file to bring to its destination.
+// Op is one file to bring to its destination. It carries no journal
+// number: the executor numbers every operation it journals itself, from the
+// journal (see journalSeq), so two files can never share one.
 type Op struct {
-	Seq     uint64
 	Mode    Mode
 	Src     string    // source file
 	Dst     string    // final destination path; its directory may not exist yet
@@ -80,7 +81,7 @@ func New(opt Options) *Executor {
 
 // Do carries out op and reports the outcome.
 func (e *Executor) Do(ctx context.Context, op Op) Result {
-	r := &run{e: e, ctx: ctx, op: op, res: Result{Op: op}}
+	r := &run{e: e, ctx: ctx, op: op, res: Result{Op: op}, seq: e.journalSeq()}
 	err := r.do()
 	if err != nil {
 		r.res.Err = &Error{Mode: op.Mode, Src: op.Src, Dst: op.Dst, Err: err}
@@ -214,6 +215,18 @@ func (e *Executor) markDirty(dirs ...string) {
 	for _, d := range dirs {
 		e.dirty[d] = struct{}{}
 	}
+}
+
+// journalSeq numbers one operation in the executor's journal. Recovery
+// pairs an Intent with its outcome by this number, so each file (and each
+// folder) the run touches gets its own: a sidecar that shared its photo's
+// number would let the photo's Done stand for the sidecar's unfinished
+// move. Without a journal (a dry run) nothing is numbered.
+func (e *Executor) journalSeq() uint64 {
+	if e.journal == nil || e.dryRun {
+		return 0
+	}
+	return e.journal.NextSeq()
 }
 
 func (e *Executor) knownDir(dir string) bool {

@@ -240,7 +240,7 @@ func jpeg(year int, comment string) []byte {
 }
 
 // bigRun records a closed sort run into dest that copied three real files,
-// among 30,000 entries of files long gone: enough for an undo's scratch
+// among 12,000 entries of files long gone: enough for an undo's scratch
 // store to outgrow its memory tables and reach the disk before the undo
 // starts reverting. It returns the three library files.
 func bigRun(t *testing.T, root, dest string) []string {
@@ -276,7 +276,7 @@ func bigRun(t *testing.T, root, dest string) []string {
 		}
 		landed = append(landed, dst)
 	}
-	gone(30000)
+	gone(12000)
 	if err := errors.Join(exec.Flush(), w.Close()); err != nil {
 		t.Fatal(err)
 	}

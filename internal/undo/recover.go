@@ -83,9 +83,15 @@ type recovery struct {
 	found []journal.Entry
 }
 
+// opKey pairs an Intent with its outcome. The seq alone is unique per
+// operation in journals written since each file got its own; Dst keeps
+// apart the photo and sidecar that older journals numbered alike, and an
+// undo's own moves from the reversal records it writes with the original
+// run's numbers.
 type opKey struct {
 	seq    uint64
 	action journal.Action
+	dst    string
 }
 
 func (rc *recovery) run1() ([]journal.Entry, error) {
@@ -110,9 +116,9 @@ func (rc *recovery) pendingIntents() ([]journal.Entry, error) {
 	intents := map[opKey]journal.Entry{}
 	finished := map[opKey]bool{}
 	note := func(e journal.Entry) error {
-		k := opKey{e.Seq, e.Action}
+		k := opKey{e.Seq, e.Action, e.Dst}
 		switch {
-		case e.State == journal.Intent && (isTransfer(e.Action) || e.Action == journal.RemoveDuplicate):
+		case e.State == journal.Intent && recoverable(e.Action):
 			if _, seen := intents[k]; !seen {
 				order = append(order, k)
 			}
@@ -138,6 +144,11 @@ func (rc *recovery) pendingIntents() ([]journal.Entry, error) {
 		}
 	}
 	return out, nil
+}
+
+// recoverable: an Intent of these without an outcome may have happened.
+func recoverable(a journal.Action) bool {
+	return isTransfer(a) || a == journal.RemoveDuplicate || a == journal.Mkdir
 }
 
 func isTransfer(a journal.Action) bool {
@@ -204,7 +215,20 @@ func (rc *recovery) recoverOne(in journal.Entry) {
 		rc.adoptIf(in, rc.symlinkLanded(in))
 	case journal.RemoveDuplicate:
 		rc.adoptIf(in, rc.duplicateRemoved(in))
+	case journal.Mkdir:
+		rc.adoptIf(in, rc.dirMade(in))
 	}
+}
+
+// dirMade: the run announced it would create a missing folder; if the
+// folder is there now, the run made it, and recording that lets undo remove
+// it once empty. (A folder that existed before was never announced.)
+func (rc *recovery) dirMade(in journal.Entry) os.FileInfo {
+	fi, err := rc.fsys.Lstat(in.Dst)
+	if err != nil || !fi.IsDir() {
+		return nil
+	}
+	return fi
 }
 
 // landedFile returns the file at in.Dst if it has the size and mtime the

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"shoebox/internal/journal"
 	"shoebox/internal/record"
@@ -24,9 +25,9 @@ type spill struct {
 }
 
 // spillReversible writes every reversible Done entry of run (and of its
-// recoveries, then extra) to a scratch store in dir.
+// recoveries, then extra) to a scratch store in dir, which it empties first.
 func spillReversible(h *history, run journal.Summary, extra []journal.Entry, dir string) (*spill, error) {
-	st, err := store.Open(dir, store.Options{Scratch: true})
+	st, err := openEmptyScratch(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +38,7 @@ func spillReversible(h *history, run journal.Summary, extra []journal.Entry, dir
 			return nil
 		}
 		sp.n++
-		return w.Put(store.AppendUint64(nil, math.MaxUint64-sp.n), encodeEntry(e))
+		return w.Put(spillKey(e, sp.n), encodeEntry(e))
 	}
 	for _, p := range h.journalsOf(run) {
 		if _, err := journal.Read(p, put); err != nil {
@@ -55,7 +56,30 @@ func spillReversible(h *history, run journal.Summary, extra []journal.Entry, dir
 	return sp, nil
 }
 
-// each calls fn for every entry, newest first.
+// openEmptyScratch opens a new, empty store in dir. Whatever is there is
+// the leftover of an undo that was killed: never trusted, never merged
+// (its entries could belong to another run), whether it opens or not.
+func openEmptyScratch(dir string) (*store.Store, error) {
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, fmt.Errorf("clear undo scratch store %q: %w", dir, err)
+	}
+	return store.Open(dir, store.Options{Scratch: true})
+}
+
+// spillKey orders the reversal: every file newest first, then every
+// folder, deepest first, so that a folder is only tried once all that the
+// run put in it is gone, whatever order the journals recorded them in (a
+// recovery records what a killed run had done after the fact).
+func spillKey(e journal.Entry, n uint64) []byte {
+	k := []byte{0}
+	if e.Action == journal.Mkdir {
+		depth := strings.Count(filepath.Clean(e.Dst), string(filepath.Separator))
+		k = store.AppendUint64([]byte{1}, math.MaxUint64-uint64(depth))
+	}
+	return store.AppendUint64(k, math.MaxUint64-n)
+}
+
+// each calls fn for every entry in reversal order (see spillKey).
 func (sp *spill) each(fn func(journal.Entry) error) error {
 	return sp.st.Scan(nil, func(_, v []byte) error {
 		e, err := decodeEntry(v)
