@@ -27,7 +27,9 @@ type spill struct {
 // spillReversible writes every reversible Done entry of run (and of its
 // recoveries, then extra) to a scratch store in dir, which it empties first.
 func spillReversible(h *history, run journal.Summary, extra []journal.Entry, dir string) (*spill, error) {
-	st, err := openEmptyScratch(dir)
+	// A scratch store starts empty: what a killed undo left there (the
+	// reversal of another run, maybe) is never merged into this one.
+	st, err := store.Open(dir, store.Options{Scratch: true})
 	if err != nil {
 		return nil, err
 	}
@@ -54,16 +56,6 @@ func spillReversible(h *history, run journal.Summary, extra []journal.Entry, dir
 		return nil, sp.discard(err)
 	}
 	return sp, nil
-}
-
-// openEmptyScratch opens a new, empty store in dir. Whatever is there is
-// the leftover of an undo that was killed: never trusted, never merged
-// (its entries could belong to another run), whether it opens or not.
-func openEmptyScratch(dir string) (*store.Store, error) {
-	if err := os.RemoveAll(dir); err != nil {
-		return nil, fmt.Errorf("clear undo scratch store %q: %w", dir, err)
-	}
-	return store.Open(dir, store.Options{Scratch: true})
 }
 
 // spillKey orders the reversal: every file newest first, then every
