@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"shoebox/internal/fsx"
@@ -74,7 +75,8 @@ type Run struct {
 	lastProgress time.Time
 	dupsFound    int64              // duplicates marked by the dedup pass
 	stop         context.CancelFunc // ends the transfer stage early
-	stopped      error              // why it ended early (wraps ErrStopped)
+	stopped      error              // why it ended early (wraps ErrStopped); set under stopMu by the workers
+	stopMu       sync.Mutex
 }
 
 // sameFolder reports whether two existing paths name one folder (through

@@ -10,16 +10,17 @@ import (
 type Outcome string
 
 const (
-	OutTransferred Outcome = "transferred"       // copied, moved or linked under its template name
-	OutRenamed     Outcome = "renamed"           // transferred under a conflict-free name
-	OutIdentical   Outcome = "skip-identical"    // an identical file already sits at the target
-	OutDuplicate   Outcome = "duplicate"         // same bytes as another file that is kept
-	OutIgnored     Outcome = "ignored"           // not a photo or video
-	OutFailed      Outcome = "failed"            // could not be done; the reason is given
-	OutPlanned     Outcome = "planned"           // dry run: would be transferred
-	OutPlannedAs   Outcome = "planned-rename"    // dry run: would be transferred under a new name
-	OutDupRemoved  Outcome = "duplicate-removed" // --delete-duplicates: a duplicate source removed, its content kept in the library
-	OutDupPlanned  Outcome = "planned-removal"   // dry run: would be removed as a duplicate
+	OutTransferred  Outcome = "transferred"       // copied, moved or linked under its template name
+	OutRenamed      Outcome = "renamed"           // transferred under a conflict-free name
+	OutIdentical    Outcome = "skip-identical"    // an identical file already sits at the target
+	OutDuplicate    Outcome = "duplicate"         // same bytes as another file that is kept
+	OutIgnored      Outcome = "ignored"           // not a photo or video
+	OutFailed       Outcome = "failed"            // could not be done; the reason is given
+	OutPlanned      Outcome = "planned"           // dry run: would be transferred
+	OutPlannedAs    Outcome = "planned-rename"    // dry run: would be transferred under a new name
+	OutDupRemoved   Outcome = "duplicate-removed" // --delete-duplicates: a duplicate source removed, its content kept in the library
+	OutDupPlanned   Outcome = "planned-removal"   // dry run: would be removed as a duplicate
+	OutNotAttempted Outcome = "not-attempted"     // planned, but the run stopped first (full disk, Ctrl-C): the next run does it
 )
 
 // Event is one line of machine output: an operation planned or performed, or a problem.
@@ -49,6 +50,7 @@ type Summary struct {
 	Media             int64            `json:"media"`
 	Ignored           int64            `json:"ignored"`
 	Sidecars          int64            `json:"sidecars"` // XMP, AAE, THM, Takeout JSON beside their photos (they travel with them)
+	Planned           int64            `json:"planned"`  // files (sidecars included) handed to the transfer stage: planned = transferred + failed + not_attempted
 	Transferred       int64            `json:"transferred"`
 	Renamed           int64            `json:"renamed"`
 	Identical         int64            `json:"skipped_identical"`

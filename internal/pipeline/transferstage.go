@@ -47,7 +47,9 @@ const flushEvery = 256
 // run the same executor predicts instead of acting.
 func (r *Run) Transfer(ctx context.Context) error {
 	start := time.Now()
+	r.sum.Planned = int64(r.nextOp)
 	if err := r.openExecutor(); err != nil {
+		r.sum.NotAttempted = r.sum.Planned
 		return err
 	}
 	outer := ctx
@@ -69,7 +71,13 @@ func (r *Run) Transfer(ctx context.Context) error {
 				// A file once started is finished (or discarded whole by the
 				// executor): stopping, for Ctrl-C or a full disk, happens
 				// between files.
-				results <- opResult{op: o, res: r.exec.Do(context.WithoutCancel(ctx), r.transferOp(o))}
+				res := r.exec.Do(context.WithoutCancel(ctx), r.transferOp(o))
+				if res.Err != nil {
+					// Decided here, not when the result is counted: by then
+					// every worker would have failed a queue's worth more.
+					r.stopFor(res.Err)
+				}
+				results <- opResult{op: o, res: res}
 			}
 		}()
 	}
@@ -83,23 +91,21 @@ func (r *Run) Transfer(ctx context.Context) error {
 			if d.Err() != nil {
 				return d.Err()
 			}
-			select {
-			case jobs <- o:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
+			// Every op goes to a worker even once the run is stopping: the
+			// worker hands it back as not attempted, so each planned file
+			// is accounted for exactly once (a stop must not lose the
+			// count of the files it left undone).
+			jobs <- o
+			return nil
 		})
 	}()
 	n, ferr := r.collect(results)
 	rerr := <-readErr
-	if r.stopped != nil && outer.Err() == nil {
-		rerr = nil // the reader only saw our own cancellation
-	}
-	if r.cfg.DeleteDuplicates && firstErr(r.stopped, rerr, ferr) == nil {
+	r.accountUnread(n)
+	if r.cfg.DeleteDuplicates && firstErr(r.stopped, rerr, ferr, outer.Err()) == nil {
 		ferr = r.removeDuplicates(outer) // after the final Flush: every kept copy is durable
 	}
-	err := firstErr(r.stopped, rerr, ferr, r.closeExecutor())
+	err := firstErr(r.stopped, outer.Err(), rerr, ferr, r.closeExecutor())
 	r.emit(Event{Type: "stage", Stage: "transfer", Count: n, Elapsed: time.Since(start).Seconds()})
 	if err == nil {
 		err = r.st.DeletePrefix(keyOp)
@@ -122,6 +128,8 @@ var ErrStopped = errors.New("stopped")
 // failing every remaining file one by one. Files in flight finish or are
 // discarded whole; the rest are counted as not attempted.
 func (r *Run) stopFor(err error) {
+	r.stopMu.Lock()
+	defer r.stopMu.Unlock()
 	if r.stopped != nil {
 		return
 	}
@@ -147,13 +155,10 @@ func (r *Run) collect(results <-chan opResult) (int64, error) {
 		n++
 		r.progress("transfer", n, int64(r.nextOp))
 		if res.skipped {
-			r.sum.NotAttempted++
+			r.notAttempted(res.op)
 			continue
 		}
 		r.account(res)
-		if res.res.Err != nil {
-			r.stopFor(res.res.Err)
-		}
 		if n%flushEvery == 0 && err == nil {
 			err = r.exec.Flush()
 		}
@@ -172,11 +177,19 @@ func (r *Run) account(x opResult) {
 		ev.Date, ev.DateTag = o.Taken.Format("2006-01-02T15:04:05"), o.Tag
 	}
 	switch {
-	case res.Err != nil:
+	case res.Err != nil && !res.Landed:
 		r.sum.Failed++
 		ev.Outcome, ev.Reason = OutFailed, res.Err.Error()
 		r.emit(ev)
 		return
+	case res.Err != nil:
+		// The file is at its destination, whole; what failed came after
+		// (its journal record, removing a moved source): say so, but do
+		// not call a file that landed "failed".
+		r.emit(Event{Type: "warning", Stage: "transfer", Src: o.Src, Dst: o.Dst,
+			Reason: fmt.Sprintf("%s landed at %q, but: %v", o.Src, o.Dst, res.Err)})
+	}
+	switch {
 	case o.Renamed:
 		r.sum.Renamed++
 		ev.Outcome = pick(r.cfg.DryRun, OutPlannedAs, OutRenamed)
@@ -195,6 +208,22 @@ func (r *Run) account(x opResult) {
 		r.sum.ModTimeOnly++
 	}
 	r.emit(ev)
+}
+
+// notAttempted accounts for a planned file the run stopped before.
+func (r *Run) notAttempted(o opRecord) {
+	r.sum.NotAttempted++
+	r.emit(Event{Type: "op", Outcome: OutNotAttempted, Action: r.cfg.Mode.String(), Src: o.Src, Dst: o.Dst, Size: o.Size})
+}
+
+// accountUnread counts as not attempted the planned files that never came
+// back from a worker (the op store could not be read to its end), so the
+// summary's equation planned = transferred + failed + not attempted holds
+// on every stop.
+func (r *Run) accountUnread(seen int64) {
+	if missing := r.sum.Planned - seen; missing > 0 {
+		r.sum.NotAttempted += missing
+	}
 }
 
 func pick(dry bool, ifDry, ifReal Outcome) Outcome {

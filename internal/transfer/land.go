@@ -118,6 +118,7 @@ func (r *run) publishTemp(src fsx.File, before os.FileInfo, verify bool) error {
 		return fmt.Errorf("rename temp into place: %w", err)
 	}
 	r.record("rename %s -> %s", r.tmpName(), r.op.Dst)
+	r.res.Landed = true
 	r.e.markDirty(filepath.Dir(r.op.Dst))
 	fsx.CrashPoint(r.e.fs, fsx.AfterRename)
 	return nil

@@ -116,6 +116,7 @@ func (r *run) move() error {
 	switch {
 	case err == nil:
 		r.record("rename %s -> %s", r.op.Src, r.op.Dst)
+		r.res.Landed = true
 		r.res.Dev, r.res.Ino = fsx.DevIno(info)
 		r.e.markDirty(filepath.Dir(r.op.Src), filepath.Dir(r.op.Dst))
 		fsx.CrashPoint(r.e.fs, fsx.AfterRename)
@@ -240,6 +241,7 @@ func (r *run) hardlink() error {
 		return err
 	}
 	r.record("hardlink %s -> %s", r.op.Src, r.op.Dst)
+	r.res.Landed = true
 	r.res.Dev, r.res.Ino = fsx.DevIno(info)
 	r.e.markDirty(filepath.Dir(r.op.Dst))
 	return r.journalFinal(journal.Done, nil)
@@ -274,6 +276,7 @@ func (r *run) symlink() error {
 		return err
 	}
 	r.record("symlink %s -> %s", target, r.op.Dst)
+	r.res.Landed = true
 	if link, err := r.e.fs.Lstat(r.op.Dst); err == nil {
 		r.res.Dev, r.res.Ino = fsx.DevIno(link)
 	}

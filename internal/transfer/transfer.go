@@ -34,8 +34,12 @@ type Op struct {
 
 // Result reports what Do did (or, in a dry run, would do).
 type Result struct {
-	Op       Op
-	Err      error    // nil on success, else an *Error naming mode and paths
+	Op  Op
+	Err error // nil on success, else an *Error naming mode and paths
+	// Landed is true once the file is at its destination, whole (renamed
+	// into place, linked). An Err with Landed set is about what came after:
+	// the journal record, or removing a moved source.
+	Landed   bool
 	Fallback string   // e.g. "reflink unsupported, copied"
 	Dev, Ino uint64   // identity of what was created (zero in a dry run)
 	Actions  []string // mutations performed or predicted, temp names as "<tmp>"
