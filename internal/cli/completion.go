@@ -2,7 +2,7 @@ package cli
 
 import "fmt"
 
-const sortFlagWords = "--template --mode --workers --dry-run --dedup --delete-duplicates --verify --follow-links --hidden --unknown-dir --no-mtime --video-tz --tz --json --quiet --report --help"
+const sortFlagWords = "--template --mode --workers --dry-run --dedup --delete-duplicates --verify --follow-links --hidden --unknown-dir --no-mtime --video-tz --tz --json --quiet --report --include --exclude --kind --ext --max-depth --min-size --max-size --since --until --help"
 const commandWords = "sort explain log undo index completion version help"
 
 var completions = map[string]string{

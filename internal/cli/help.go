@@ -69,6 +69,19 @@ Flags:
       --json           write one JSON object per file and a summary object to stdout
   -q, --quiet          print nothing but errors
 
+Narrowing an import (each file left out is counted, and listed with its
+reason in --json and the report; a file with no date never passes a date filter):
+      --include GLOB   only files whose path below SRC matches (repeatable; "**" spans
+                       folders; a pattern without "/" matches any one folder or file name)
+      --exclude GLOB   leave out files whose path matches (repeatable), e.g. --exclude Trash
+      --kind K         photo or video
+      --ext LIST       only these extensions: --ext jpg,heic,cr2
+      --max-depth N    only files at most N folders below SRC (1: directly in SRC)
+      --min-size S     leave out files smaller than S (500K, 2M, 1G)
+      --max-size S     leave out files larger than S
+      --since DATE     taken on or after DATE (2021-07-04, 2021-07, 2021)
+      --until DATE     taken on or before DATE (the whole day, month or year named)
+
 Output:
   Problems go to stderr as they happen; a summary follows at the end. While
   a stage runs, a live progress line (count, rate, time left) shows on a

@@ -31,6 +31,7 @@ func printSummary(w io.Writer, s pipeline.Summary, dest string) {
 	row("no date (→ unknown)", s.UnknownDate)
 	row("dated by file time", s.ModTimeOnly)
 	row("not media, left alone", s.Ignored)
+	row("left out by a filter", s.Filtered)
 	row("failed", s.Failed)
 	row("not attempted", s.NotAttempted)
 	row("unreadable paths", s.Problems)

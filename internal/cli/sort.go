@@ -24,6 +24,7 @@ type sortFlags struct {
 	dryRun, dedup, verify, follow, hidden        bool
 	noMtime, jsonOut, quiet, deleteDups          bool
 	modeFrom                                     string // "command line", the config file that set mode, or "" for the default
+	filters                                      filterFlags
 }
 
 func (f *sortFlags) register(fs *flag.FlagSet) {
@@ -47,6 +48,7 @@ func (f *sortFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.quiet, "q", false, "")
 	fs.BoolVar(&f.quiet, "quiet", false, "")
 	fs.StringVar(&f.report, "report", "", "")
+	f.filters.register(fs)
 }
 
 func cmdSort(ctx context.Context, env Env, args []string) error {
@@ -103,8 +105,13 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 	if err != nil {
 		return pipeline.Config{}, usagef("--tz: %s", err)
 	}
+	flt, err := f.filters.filter()
+	if err != nil {
+		return pipeline.Config{}, err
+	}
 	unknown := layout.SafeName(f.unknown)
 	return pipeline.Config{
+		Filter:  flt,
 		Sources: operands[:len(operands)-1], Dest: operands[len(operands)-1],
 		Template: tmpl, UnknownDir: unknown, NoModTime: f.noMtime,
 		Mode: mode, Workers: f.workers, DryRun: f.dryRun, Dedup: f.dedup, Verify: f.verify,

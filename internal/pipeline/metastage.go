@@ -84,7 +84,9 @@ func (r *Run) writeInfos(done <-chan fileInfo) (int64, error) {
 		if err == nil && fi.Info.ContentID != "" && isMedia(fi.Info.Kind) {
 			err = w.Put(liveKey(fi), gk)
 		}
-		if err == nil && r.cfg.Dedup && isMedia(fi.Info.Kind) && fi.File.Size > 0 {
+		// A file a filter leaves out by its path, size or kind must not be
+		// the kept copy of a duplicate set: the set would land nowhere.
+		if err == nil && r.cfg.Dedup && isMedia(fi.Info.Kind) && fi.File.Size > 0 && r.cfg.Filter.RejectBeforeDating(r.filterView(fi)) == "" {
 			err = w.Put(sizeKey(keySize, fi.File.Size, seqKey(nil, fi.Seq)), encodeMember(sourceMemberOf(fi)))
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"shoebox/internal/digest"
+	"shoebox/internal/filter"
 	"shoebox/internal/layout"
 	"shoebox/internal/meta"
 	"shoebox/internal/plan"
@@ -105,6 +106,10 @@ func (r *Run) planGroup(members []fileInfo, w opWriter) error {
 }
 
 func (r *Run) putTarget(fi fileInfo, companions []fileInfo, w opWriter) error {
+	fi, companions, ok := r.applyFilter(fi, companions)
+	if !ok {
+		return nil
+	}
 	p := r.placement(fi)
 	for _, c := range companions {
 		p.Companions = append(p.Companions, companion{Src: c.File.Path, Size: c.File.Size, ModTime: c.File.ModTime, Suffix: suffixAfterStem(c.File.Path)})
@@ -152,6 +157,49 @@ func (r *Run) admit(fi fileInfo) (bool, error) {
 		r.emit(r.opEvent(fi, OutDuplicate, "", dup.Path, "same content as "+dup.Path))
 	}
 	return !ok, err
+}
+
+// applyFilter decides each photo and video of a group on its own (a RAW
+// beside its JPEG, a Live Photo's video); sidecars follow whichever of
+// them lands, the first one admitted leading. ok is false when none does.
+func (r *Run) applyFilter(primary fileInfo, companions []fileInfo) (fileInfo, []fileInfo, bool) {
+	if !r.cfg.Filter.Active() {
+		return primary, companions, true
+	}
+	var media, sidecars []fileInfo
+	for _, m := range append([]fileInfo{primary}, companions...) {
+		switch why := r.cfg.Filter.Reject(r.filterView(m)); {
+		case m.Info.Kind == meta.KindSidecar:
+			sidecars = append(sidecars, m)
+		case why != "":
+			r.leaveOut(m, why)
+		default:
+			media = append(media, m)
+		}
+	}
+	if len(media) == 0 {
+		for _, s := range sidecars {
+			r.leaveOut(s, "the photo or video it belongs to is left out")
+		}
+		return primary, nil, false
+	}
+	return media[0], append(media[1:], sidecars...), true
+}
+
+// filterView is what the filter sees of a file: its date as placement
+// will use it (none when --no-mtime discards a file-time date).
+func (r *Run) filterView(fi fileInfo) filter.File {
+	f := filter.File{Path: fi.File.Path, Root: fi.File.Root, Size: fi.File.Size, Kind: fi.Info.Kind.String()}
+	if d := fi.Info.Date; !d.IsZero() && !(r.cfg.NoModTime && d.Source == meta.SourceModTime) {
+		f.Taken = d.Wall
+	}
+	return f
+}
+
+// leaveOut counts and reports a file a filter left out.
+func (r *Run) leaveOut(fi fileInfo, why string) {
+	r.sum.Filtered++
+	r.emit(Event{Type: "op", Outcome: OutFiltered, Src: fi.File.Path, Size: fi.File.Size, Reason: "left out: " + why})
 }
 
 func (r *Run) ignore(fi fileInfo, why string) {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"shoebox/internal/filter"
 	"strings"
 	"sync"
 	"time"
@@ -52,6 +53,10 @@ type Config struct {
 	// PhotoTZ is the zone photo cameras' clocks were set to (--tz): a photo
 	// date with no offset in its file takes this zone's. nil = none assumed.
 	PhotoTZ *time.Location
+
+	// Filter leaves files out of the import (--include, --since …); each
+	// one left out is counted and reported with its reason. nil: none.
+	Filter *filter.Filter
 }
 
 // Run is one invocation of the pipeline.

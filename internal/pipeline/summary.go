@@ -15,6 +15,7 @@ const (
 	OutIdentical    Outcome = "skip-identical"    // an identical file already sits at the target
 	OutDuplicate    Outcome = "duplicate"         // same bytes as another file that is kept
 	OutIgnored      Outcome = "ignored"           // not a photo or video
+	OutFiltered     Outcome = "filtered"          // left out by a filter (--include, --since …); the reason says which
 	OutFailed       Outcome = "failed"            // could not be done; the reason is given
 	OutPlanned      Outcome = "planned"           // dry run: would be transferred
 	OutPlannedAs    Outcome = "planned-rename"    // dry run: would be transferred under a new name
@@ -49,6 +50,7 @@ type Summary struct {
 	Problems          int64            `json:"problems"` // paths the scan could not read
 	Media             int64            `json:"media"`
 	Ignored           int64            `json:"ignored"`
+	Filtered          int64            `json:"filtered"` // photos, videos and their sidecars left out by a filter
 	Sidecars          int64            `json:"sidecars"` // XMP, AAE, THM, Takeout JSON beside their photos (they travel with them)
 	Planned           int64            `json:"planned"`  // files (sidecars included) handed to the transfer stage: planned = transferred + failed + not_attempted
 	Transferred       int64            `json:"transferred"`

@@ -73,6 +73,7 @@ type Collector struct {
 	noDate      capped[Move]
 	failures    capped[Trouble]
 	unreadable  capped[Trouble]
+	filtered    capped[Trouble] // left out by a filter, with the rule
 	warnings    capped[string]
 	ignored     int64
 	keptAt      map[string]string // kept copy of a listed duplicate pair → where it went in this run
@@ -91,6 +92,7 @@ func NewCollector(dest string) *Collector {
 		noDate:     capped[Move]{cap: ListCap},
 		failures:   capped[Trouble]{cap: ListCap},
 		unreadable: capped[Trouble]{cap: ListCap},
+		filtered:   capped[Trouble]{cap: ListCap},
 		warnings:   capped[string]{cap: ListCap},
 		keptAt:     map[string]string{},
 	}
@@ -140,6 +142,8 @@ func (c *Collector) op(ev pipeline.Event) {
 		}
 	case pipeline.OutIgnored:
 		c.ignored++
+	case pipeline.OutFiltered:
+		c.filtered.add(Trouble{ev.Src, ev.Reason})
 	case pipeline.OutFailed:
 		c.failures.add(Trouble{ev.Src, ev.Reason})
 	}

@@ -80,6 +80,7 @@ type page struct {
 	NoDate      section[Move]
 	Failures    section[Trouble]
 	Unreadable  section[Trouble]
+	Filtered    section[Trouble]
 	Warnings    section[string]
 }
 
@@ -106,6 +107,7 @@ func (c *Collector) view(run Run, sum pipeline.Summary) page {
 		NoDate:      sectionOf(&c.noDate),
 		Failures:    sectionOf(&c.failures),
 		Unreadable:  sectionOf(&c.unreadable),
+		Filtered:    sectionOf(&c.filtered),
 		Warnings:    sectionOf(&c.warnings),
 	}
 	p.Pairs = c.pairs()
@@ -153,6 +155,7 @@ func totals(s pipeline.Summary) []stat {
 		{"unknown_date", "no date (→ unknown)", s.UnknownDate, tone(s.UnknownDate, "warn")},
 		{"dated_by_mtime", "dated by file time", s.ModTimeOnly, tone(s.ModTimeOnly, "warn")},
 		{"ignored", "not media, left alone", s.Ignored, ""},
+		{"filtered", "left out by a filter", s.Filtered, ""},
 		{"failed", "failed", s.Failed, tone(s.Failed, "bad")},
 		{"problems", "unreadable paths", s.Problems, tone(s.Problems, "bad")},
 	}

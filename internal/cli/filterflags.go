@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"flag"
+	"strings"
+
+	"shoebox/internal/filter"
+)
+
+// filterFlags are sort's flags that narrow an import.
+type filterFlags struct {
+	include, exclude          repeated
+	kind, ext, minSize, maxSz string
+	since, until              string
+	maxDepth                  int
+}
+
+// repeated collects every value of a flag given more than once.
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, ",") }
+func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
+
+func (f *filterFlags) register(fs *flag.FlagSet) {
+	fs.Var(&f.include, "include", "")
+	fs.Var(&f.exclude, "exclude", "")
+	fs.StringVar(&f.kind, "kind", "", "")
+	fs.StringVar(&f.ext, "ext", "", "")
+	fs.IntVar(&f.maxDepth, "max-depth", 0, "")
+	fs.StringVar(&f.minSize, "min-size", "", "")
+	fs.StringVar(&f.maxSz, "max-size", "", "")
+	fs.StringVar(&f.since, "since", "", "")
+	fs.StringVar(&f.until, "until", "", "")
+}
+
+// filter checks the flags and builds the filter; nil when none is given.
+func (f *filterFlags) filter() (*filter.Filter, error) {
+	flt := &filter.Filter{Include: f.include, Exclude: f.exclude, Exts: filter.ParseExts(f.ext), MaxDepth: f.maxDepth}
+	for _, p := range append(append([]string(nil), f.include...), f.exclude...) {
+		if err := filter.CheckPattern(p); err != nil {
+			return nil, usagef("pattern %q: %s", p, err)
+		}
+	}
+	if err := f.kinds(flt); err != nil {
+		return nil, err
+	}
+	if f.maxDepth < 0 {
+		return nil, usagef("--max-depth: want 1 or more (1: only files directly in SRC), not %d", f.maxDepth)
+	}
+	if err := f.sizes(flt); err != nil {
+		return nil, err
+	}
+	if err := f.dates(flt); err != nil {
+		return nil, err
+	}
+	if !flt.Active() {
+		return nil, nil
+	}
+	return flt, nil
+}
+
+func (f *filterFlags) kinds(flt *filter.Filter) error {
+	for _, k := range strings.Split(f.kind, ",") {
+		switch k = strings.ToLower(strings.TrimSpace(k)); k {
+		case "":
+		case "photo", "video":
+			flt.Kinds = append(flt.Kinds, k)
+		default:
+			return usagef("--kind: want photo or video, not %q", k)
+		}
+	}
+	return nil
+}
+
+func (f *filterFlags) sizes(flt *filter.Filter) error {
+	for _, s := range []struct {
+		flag, v string
+		to      *int64
+	}{{"--min-size", f.minSize, &flt.MinSize}, {"--max-size", f.maxSz, &flt.MaxSize}} {
+		if s.v == "" {
+			continue
+		}
+		n, err := filter.ParseSize(s.v)
+		if err != nil {
+			return usagef("%s: %s", s.flag, err)
+		}
+		*s.to = n
+	}
+	if flt.MaxSize > 0 && flt.MinSize > flt.MaxSize {
+		return usagef("--min-size is larger than --max-size: no file could pass")
+	}
+	return nil
+}
+
+func (f *filterFlags) dates(flt *filter.Filter) error {
+	if f.since != "" {
+		start, _, err := filter.ParseDay(f.since)
+		if err != nil {
+			return usagef("--since: %s", err)
+		}
+		flt.Since = start
+	}
+	if f.until != "" {
+		_, end, err := filter.ParseDay(f.until)
+		if err != nil {
+			return usagef("--until: %s", err)
+		}
+		flt.Until = end
+	}
+	if !flt.Since.IsZero() && !flt.Until.IsZero() && !flt.Since.Before(flt.Until) {
+		return usagef("--since is after --until: no file could pass")
+	}
+	return nil
+}
