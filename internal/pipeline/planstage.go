@@ -415,12 +415,8 @@ func (r *Run) listDir(dir string, stems map[string]bool) ([]plan.Existing, error
 			continue
 		}
 		ex := plan.Existing{Name: de.Name(), Dir: !de.Type().IsRegular(), Size: -1}
-		if !ex.Dir && stems[counterlessStem(de.Name())] {
-			if info, err := de.Info(); err == nil {
-				ex.Size = info.Size()
-			} else {
-				ex.Dir = true // unreadable entry: block its name, never call it identical
-			}
+		if stems[counterlessStem(de.Name())] {
+			ex = r.existing(filepath.Join(dir, de.Name()), de)
 		}
 		out = append(out, ex)
 	}
@@ -428,6 +424,29 @@ func (r *Run) listDir(dir string, stems map[string]bool) ([]plan.Existing, error
 		r.removeStaleTemps(dir)
 	}
 	return out, nil
+}
+
+// existing describes one destination entry that an incoming name may
+// collide with. A regular file can be "already there" (same bytes); so can,
+// in symlink mode, a link that resolves to a regular file (the link a
+// previous run made, or one the user made to the same photo). Anything
+// else only blocks its name.
+func (r *Run) existing(full string, de fs.DirEntry) plan.Existing {
+	ex := plan.Existing{Name: de.Name(), Dir: true, Size: -1}
+	var info fs.FileInfo
+	var err error
+	switch {
+	case de.Type().IsRegular():
+		info, err = de.Info()
+	case de.Type()&fs.ModeSymlink != 0 && r.cfg.Mode == transfer.Symlink:
+		info, err = r.cfg.FS.Stat(full)
+	default:
+		return ex
+	}
+	if err == nil && info.Mode().IsRegular() { // unreadable entry: block its name, never call it identical
+		ex.Dir, ex.Size = false, info.Size()
+	}
+	return ex
 }
 
 // videoTZ is the zone for UTC-only times (video mvhd, Takeout JSON).
@@ -472,9 +491,29 @@ func allDigits(s string) bool {
 
 // sameContent compares two files byte for byte; any error means "different"
 // (a rename is harmless, a false "identical" would drop a photo).
-func (r *Run) sameContent(a, b string) bool {
-	eq, err := digest.Equal(r.cfg.FS, a, b)
+//
+// One file under two names is the same content without reading it: a
+// hard link of the source at the target is "already there" (hardlink mode's
+// re-run). In symlink mode a link at the target is already there only when
+// it resolves to the source itself, not merely to equal bytes elsewhere.
+func (r *Run) sameContent(src, other string) bool {
+	if r.cfg.Mode == transfer.Symlink {
+		if li, err := r.cfg.FS.Lstat(other); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+			return r.sameFile(src, other)
+		}
+	}
+	if r.sameFile(src, other) {
+		return true
+	}
+	eq, err := digest.Equal(r.cfg.FS, src, other)
 	return err == nil && eq
+}
+
+// sameFile reports whether two paths, links followed, name one file.
+func (r *Run) sameFile(a, b string) bool {
+	ia, errA := r.cfg.FS.Stat(a)
+	ib, errB := r.cfg.FS.Stat(b)
+	return errA == nil && errB == nil && ia.Mode().IsRegular() && os.SameFile(ia, ib)
 }
 
 // splitName splits a base name into stem and extension, keeping a leading
