@@ -3,17 +3,18 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
 	"shoebox/internal/meta"
+	"shoebox/internal/pipeline"
 )
 
 func cmdExplain(env Env, args []string) error {
 	fs := newFlags("explain")
 	tz := fs.String("video-tz", "local", "")
 	camTZ := fs.String("tz", "", "")
+	hidden := fs.Bool("hidden", false, "")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -29,16 +30,18 @@ func cmdExplain(env Env, args []string) error {
 	if err != nil {
 		return usagef("--tz: %s", err)
 	}
-	rd := meta.NewReader(meta.Options{Explain: true, VideoTZ: loc, PhotoTZ: photoTZ})
+	opt := meta.Options{Explain: true, VideoTZ: loc, PhotoTZ: photoTZ}
 	failed := false
 	for _, f := range files {
-		st, err := os.Stat(f)
+		// The very decision sort makes, companions (sidecars, pairs,
+		// Takeout JSON) included: explain never tells another story.
+		d, err := pipeline.Decide(f, opt, *hidden)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "shoebox: explain %q: %s\n", f, shown(sentence(err)))
 			failed = true
 			continue
 		}
-		explainOne(env.Stdout, f, rd.File(f, st.Size(), st.ModTime()))
+		explainOne(env.Stdout, f, d)
 	}
 	if failed {
 		return exitError{ExitIncomplete}
@@ -46,7 +49,8 @@ func cmdExplain(env Env, args []string) error {
 	return nil
 }
 
-func explainOne(w io.Writer, path string, in meta.Info) {
+func explainOne(w io.Writer, path string, d pipeline.Decision) {
+	in := d.Info
 	fmt.Fprintf(w, "%s\n  kind %s, format %s", shown(path), in.Kind, shown(orDash(in.Format)))
 	if in.Make != "" || in.Model != "" {
 		fmt.Fprintf(w, ", camera %s %s", shown(in.Make), shown(in.Model))
@@ -60,7 +64,7 @@ func explainOne(w io.Writer, path string, in meta.Info) {
 	}
 	for _, c := range in.Candidates {
 		mark := " "
-		if c.Tag == in.Date.Tag && c.Source == in.Date.Source && c.Wall.Equal(in.Date.Wall) {
+		if c.Tag == d.Date.Tag && c.Source == d.Date.Source && c.Wall.Equal(d.Date.Wall) {
 			mark = "*"
 		}
 		fmt.Fprintf(w, "  %s %-28s %-26q %s", mark, shown(c.Tag), c.Raw, formatDate(c.Date))
@@ -69,12 +73,19 @@ func explainOne(w io.Writer, path string, in meta.Info) {
 		}
 		fmt.Fprintln(w)
 	}
-	if in.Date.IsZero() {
+	switch d.Role {
+	case pipeline.RoleIgnored, pipeline.RoleOrphan:
+		fmt.Fprintf(w, "  → left in place: %s\n", shown(d.Reason))
+		return
+	case pipeline.RoleFollows:
+		fmt.Fprintf(w, "  → travels with %s, under its date and name\n", shown(filepath.Base(d.Leader)))
+	}
+	if d.Date.IsZero() {
 		fmt.Fprintln(w, "  → no date: goes to the unknown folder")
 		return
 	}
-	fmt.Fprintf(w, "  → %s from %s (%s): files under %s\n", formatDate(in.Date), shown(in.Date.Tag), in.Date.Source,
-		filepath.FromSlash(in.Date.Wall.Format("2006/2006-01-02")))
+	fmt.Fprintf(w, "  → %s from %s (%s): files under %s\n", formatDate(d.Date), shown(d.Date.Tag), d.Date.Source,
+		filepath.FromSlash(d.Date.Wall.Format("2006/2006-01-02")))
 }
 
 func formatDate(d meta.Date) string {

@@ -115,16 +115,20 @@ Exit codes: 0 done, 1 fatal error, 2 bad command line, 3 some files failed,
 130 interrupted (run the same command again to resume).
 `
 
-const explainHelp = `Usage: shoebox explain [--tz Z] [--video-tz Z] FILE...
+const explainHelp = `Usage: shoebox explain [--tz Z] [--video-tz Z] [--hidden] FILE...
 
 Prints every capture-date candidate found in each file (tag, value, offset),
 which one wins, and why; "offset from GPS time" when the photo's GPS time
-stamp gave its UTC offset.
+stamp gave its UTC offset. The verdict is the one sort reaches: the files
+beside it that sort groups with it (sidecars, Takeout JSON, a THM, the
+other half of a RAW+JPEG pair or a Live Photo) are read too, so an undated
+photo shows the date it borrows, and a companion the file it travels with.
 
 Flags:
       --tz Z           the zone the camera's clock was set to, for photos whose file
                        gives no UTC offset (as for sort); default: none assumed
       --video-tz Z     zone for video times stored in UTC: local (default), UTC, +02:00
+      --hidden         count hidden companions too (as sort --hidden)
 `
 
 var helps = map[string]string{

@@ -1,0 +1,199 @@
+package pipeline
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"shoebox/internal/layout"
+	"shoebox/internal/meta"
+	"shoebox/internal/scan"
+)
+
+// Role is what planning makes of one file within its group.
+type Role string
+
+const (
+	RoleLeads   Role = "leads"   // a photo or video filed under its own date (with any companions)
+	RoleFollows Role = "follows" // travels with Decision.Leader, under the leader's date and stem
+	RoleOrphan  Role = "orphan"  // a sidecar with no photo or video: left in place
+	RoleIgnored Role = "ignored" // not media, or empty: left in place
+)
+
+// Decision is how sort dates one file: the date it is filed under and
+// why, decided by the same grouping and date borrowing the plan stage
+// runs (arrange), from the file and the companions beside it.
+type Decision struct {
+	Info   meta.Info // the file's own metadata, as read
+	Role   Role
+	Date   meta.Date // the date the file is filed under; zero: the unknown folder
+	Leader string    // for RoleFollows: the file it travels with
+	Reason string    // for RoleOrphan and RoleIgnored
+}
+
+// Decide reads path and the files of its folder that sort would group
+// with it — same stem (IMG_1.CR2, IMG_1.JPG, IMG_1.jpg.json …) or, for a
+// Live Photo, same Apple ContentIdentifier — and returns the decision
+// sort makes for it. opt is what sort's meta stage uses (Explain may be
+// on, to collect the file's candidates); hidden includes the names the
+// scan skips without --hidden.
+func Decide(path string, opt meta.Options, hidden bool) (Decision, error) {
+	self, err := readFileInfo(meta.NewReader(opt), path)
+	if err != nil {
+		return Decision{}, err
+	}
+	d := Decision{Info: self.Info}
+	switch {
+	case !isMedia(self.Info.Kind) && self.Info.Kind != meta.KindSidecar:
+		return d.ignored("not a photo or video"), nil
+	case self.File.Size == 0:
+		return d.ignored("empty file (0 bytes): nothing to sort"), nil
+	}
+	opt.Explain = false // the companions' candidates are not shown
+	members, err := groupMembers(self, meta.NewReader(opt), hidden)
+	if err != nil {
+		return Decision{}, err
+	}
+	loc := opt.VideoTZ
+	if loc == nil {
+		loc = time.Local
+	}
+	return d.from(arrange(members, loc), self.File.Path), nil
+}
+
+func (d Decision) ignored(why string) Decision {
+	d.Role, d.Reason = RoleIgnored, why
+	return d
+}
+
+// from finds path's place in the arranged group.
+func (d Decision) from(g groupPlan, path string) Decision {
+	switch {
+	case g.primary.File.Path == path:
+		d.Role, d.Date = RoleLeads, g.primary.Info.Date
+		return d
+	case contains(g.singles, path):
+		d.Role, d.Date = RoleLeads, d.Info.Date
+		return d
+	case contains(g.companions, path):
+		d.Role, d.Date, d.Leader = RoleFollows, g.primary.Info.Date, g.primary.File.Path
+		return d
+	}
+	d.Role, d.Reason = RoleOrphan, "sidecar without its photo or video in the same folder: left in place"
+	return d
+}
+
+func contains(fs []fileInfo, path string) bool {
+	for _, f := range fs {
+		if f.File.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
+func readFileInfo(rd *meta.Reader, path string) (fileInfo, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return fileInfo{}, err
+	}
+	if !st.Mode().IsRegular() {
+		return fileInfo{}, fmt.Errorf("%q is not a regular file", path)
+	}
+	fi := fileInfo{File: scan.File{Path: path, Size: st.Size(), ModTime: st.ModTime()}}
+	fi.Info = rd.File(path, fi.File.Size, fi.File.ModTime)
+	return fi, nil
+}
+
+// groupMembers is the group sort would plan path in, as the meta and plan
+// stages build it: the folder's files of one folded stem (groupKey), then
+// the Live Photo join (joinLivePhotos): files sharing a ContentIdentifier
+// move into the group of the first photo carrying it (sort takes the
+// first in scan order, this the first by name: they differ only when two
+// photos of different names share one id). Empty files never take part
+// (admit).
+func groupMembers(self fileInfo, rd *meta.Reader, hidden bool) ([]fileInfo, error) {
+	dir := filepath.Dir(self.File.Path)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	own := stemKey(self.File.Path)
+	var folder []fileInfo // the folder's files but self, each read only when needed
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		if p != self.File.Path && e.Type().IsRegular() && (hidden || !scan.IsClutter(e.Name())) {
+			folder = append(folder, fileInfo{File: scan.File{Path: p}})
+		}
+	}
+	sort.SliceStable(folder, func(i, j int) bool { return stemKey(folder[i].File.Path) < stemKey(folder[j].File.Path) })
+	members := []fileInfo{self}
+	for i, fi := range folder {
+		if stemKey(fi.File.Path) == own {
+			if folder[i], err = readFileInfo(rd, fi.File.Path); err == nil && folder[i].File.Size > 0 {
+				members = append(members, folder[i])
+			}
+		}
+	}
+	ids := map[string]bool{}
+	for _, m := range members {
+		if m.Info.ContentID != "" && isMedia(m.Info.Kind) {
+			ids[m.Info.ContentID] = true
+		}
+	}
+	if len(ids) == 0 {
+		return members, nil
+	}
+	all := []fileInfo{self}
+	for _, fi := range folder {
+		if stemKey(fi.File.Path) != own {
+			fi, err = readFileInfo(rd, fi.File.Path)
+		}
+		if err == nil && fi.File.Size > 0 {
+			all = append(all, fi)
+		}
+	}
+	return joinLive(all, members, own, ids), nil
+}
+
+func stemKey(path string) string { return layout.FoldKey(groupStem(filepath.Base(path))) }
+
+// joinLive applies joinLivePhotos to one group: for each content id its
+// members hold, the group of the first photo with that id (by stem) takes
+// every photo and video with the id.
+func joinLive(all, members []fileInfo, own string, ids map[string]bool) []fileInfo {
+	sort.SliceStable(all, func(i, j int) bool { return stemKey(all[i].File.Path) < stemKey(all[j].File.Path) })
+	for id := range ids {
+		lead, found := "", false
+		var carriers []fileInfo
+		for _, fi := range all {
+			if fi.Info.ContentID != id || !isMedia(fi.Info.Kind) {
+				continue
+			}
+			carriers = append(carriers, fi)
+			if !found && fi.Info.Kind == meta.KindPhoto {
+				lead, found = stemKey(fi.File.Path), true
+			}
+		}
+		if !found || len(carriers) < 2 {
+			continue
+		}
+		var kept []fileInfo
+		for _, m := range members {
+			if m.Info.ContentID != id || !isMedia(m.Info.Kind) || lead == own {
+				kept = append(kept, m)
+			}
+		}
+		if lead == own {
+			for _, c := range carriers {
+				if stemKey(c.File.Path) != own {
+					kept = append(kept, c)
+				}
+			}
+		}
+		members = kept
+	}
+	return members
+}
