@@ -456,7 +456,7 @@ func TestList(t *testing.T) {
 func TestNewRunIDSortsByTime(t *testing.T) {
 	a := NewRunID(time.Date(2026, 12, 2, 13, 15, 0, 0, time.FixedZone("x", 3600)))
 	b := NewRunID(time.Date(2026, 12, 2, 13, 15, 1, 0, time.FixedZone("x", 3600)))
-	if !strings.HasPrefix(a, "20261202T121500Z-") || len(a) != len("20261202T121500Z-abcd") {
+	if !strings.HasPrefix(a, "20261202T121500Z-") || len(a) != len("20261202T121500Z-0123456789abcdef") {
 		t.Errorf("NewRunID = %q", a)
 	}
 	if a >= b {

@@ -195,9 +195,12 @@ func (w *Writer) closeFile() error {
 }
 
 // NewRunID names a run: UTC start time to the second, so names sort in
-// start order, plus 4 random hex digits against two runs in one second.
+// start order, plus 16 random hex digits. One command creates several
+// journals within a second (an undo's recoveries and one per run it
+// reverses, a killed child's and its re-run's): with 4 digits two of them
+// drew the same name now and then, and Create refused the second.
 func NewRunID(t time.Time) string {
-	var r [2]byte
+	var r [8]byte
 	_, _ = rand.Read(r[:]) // crypto/rand.Read never fails on supported platforms
 	return t.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(r[:])
 }

@@ -74,6 +74,7 @@ func (r *Run) planGroup(members []fileInfo, w opWriter) error {
 		return r.putTarget(members[0], nil, w)
 	}
 	var kept []fileInfo
+	var there *inLibrary
 	for _, m := range members {
 		ok, err := r.admit(m)
 		if err != nil {
@@ -81,12 +82,25 @@ func (r *Run) planGroup(members []fileInfo, w opWriter) error {
 		}
 		if ok {
 			kept = append(kept, m)
+		} else if there == nil {
+			there, err = r.alreadyInLibrary(m)
+			if err != nil {
+				return err
+			}
 		}
 	}
 	if len(kept) == 0 {
 		return nil
 	}
 	g := arrange(kept, r.videoTZ())
+	if len(g.orphans) > 0 && there != nil {
+		// The photo is in the library already (a re-run after a kill, a
+		// re-imported card): its sidecars join it there.
+		if err := r.putBeside(*there, g.orphans, w); err != nil {
+			return err
+		}
+		g.orphans = nil
+	}
 	for _, o := range g.orphans {
 		r.sum.Sidecars--
 		r.ignore(o, "sidecar without its photo or video in the same folder: left in place")
@@ -105,12 +119,55 @@ func (r *Run) planGroup(members []fileInfo, w opWriter) error {
 	return nil
 }
 
+// inLibrary is a photo or video of a group that the library holds already,
+// at path.
+type inLibrary struct {
+	fi   fileInfo
+	path string
+}
+
+// alreadyInLibrary returns where the library holds fi, if fi is a photo or
+// video that dedup found there, inside the library's own folder tree.
+func (r *Run) alreadyInLibrary(fi fileInfo) (*inLibrary, error) {
+	if !isMedia(fi.Info.Kind) || fi.File.Size == 0 {
+		return nil, nil
+	}
+	dup, ok, err := r.duplicateOf(fi.Seq)
+	if err != nil || !ok || !dup.InLibrary {
+		return nil, err
+	}
+	if rel, err := filepath.Rel(r.dest, dup.Path); err != nil || !filepath.IsLocal(rel) {
+		return nil, nil
+	}
+	return &inLibrary{fi: fi, path: dup.Path}, nil
+}
+
+// putBeside plans sidecars under the stem of their photo's copy in the
+// library. The photo itself leads them without being transferred again
+// (planned.Present): the planner finds it identical where it is.
+func (r *Run) putBeside(lead inLibrary, sidecars []fileInfo, w opWriter) error {
+	fi, sidecars, ok := r.applyFilter(lead.fi, sidecars)
+	if !ok {
+		return nil
+	}
+	p := r.placement(fi)
+	rel, _ := filepath.Rel(r.dest, filepath.Dir(lead.path))
+	p.Dir, p.Name, p.Present = filepath.ToSlash(rel), filepath.Base(lead.path), true
+	if p.Dir == "." {
+		p.Dir = ""
+	}
+	return r.putPlannedWith(p, sidecars, w)
+}
+
 func (r *Run) putTarget(fi fileInfo, companions []fileInfo, w opWriter) error {
 	fi, companions, ok := r.applyFilter(fi, companions)
 	if !ok {
 		return nil
 	}
-	p := r.placement(fi)
+	return r.putPlannedWith(r.placement(fi), companions, w)
+}
+
+func (r *Run) putPlannedWith(p planned, companions []fileInfo, w opWriter) error {
 	for _, c := range companions {
 		p.Companions = append(p.Companions, companion{Src: c.File.Path, Size: c.File.Size, ModTime: c.File.ModTime, Suffix: suffixAfterStem(c.File.Path)})
 	}
@@ -326,18 +383,33 @@ func (r *Run) resolveDir(dir string, batch []planned, w opWriter) error {
 	}
 	for _, op := range plan.Resolve(full, existing, items, r.sameContent) {
 		p := batch[op.Item.Seq]
-		if err := r.putOp(full, p, op.Action, op.Name, op.Renamed, w); err != nil {
+		if p.Present {
+			// Counted as already in the library by admit; its sidecars follow
+			// it only while it is still the identical file dedup found.
+			if op.Action != plan.SkipIdentical {
+				r.leaveCompanions(p, "its photo's copy in the library changed since it was compared: left in place")
+				continue
+			}
+		} else if err := r.putOp(full, p, op.Action, op.Name, op.Renamed, w); err != nil {
 			return err
 		}
 		for i, c := range op.Companions {
 			cp := p
-			cp.Src, cp.Size, cp.ModTime, cp.Companions = c.Src, c.Size, p.Companions[i].ModTime, nil
+			cp.Src, cp.Size, cp.ModTime, cp.Companions, cp.Present = c.Src, c.Size, p.Companions[i].ModTime, nil, false
 			if err := r.putOp(full, cp, c.Action, c.Name, op.Renamed, w); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// leaveCompanions reports p's companions as left in place.
+func (r *Run) leaveCompanions(p planned, why string) {
+	for _, c := range p.Companions {
+		r.sum.Ignored++
+		r.emit(Event{Type: "op", Outcome: OutIgnored, Src: c.Src, Size: c.Size, Reason: why})
+	}
 }
 
 // numberBatch gives each dated file of one folder its {counter}, in capture
@@ -349,7 +421,7 @@ func (r *Run) numberBatch(dir string, batch []planned) error {
 		return err
 	}
 	for i := range batch {
-		if batch[i].Unknown {
+		if batch[i].Unknown || batch[i].Present {
 			continue
 		}
 		f := r.fields(batch[i])

@@ -106,6 +106,9 @@ type planned struct {
 	// {counter} template, whose file name is expanded again once its
 	// folder's sequence is known.
 	Make, Model, Kind, Root string
+	// Present: this file is in the library already (at Dir/Name) and only
+	// leads its companions there; it is not transferred.
+	Present bool
 	// Companions travel under this file's stem (sidecars, the other half of a pair).
 	Companions []companion
 }
@@ -134,6 +137,7 @@ func putPlanned(e *enc, p planned) {
 	e.s(p.Model)
 	e.s(p.Kind)
 	e.s(p.Root)
+	e.bool(p.Present)
 	e.u(uint64(len(p.Companions)))
 	for _, c := range p.Companions {
 		e.s(c.Src)
@@ -146,7 +150,7 @@ func putPlanned(e *enc, p planned) {
 func getPlanned(d *dec) planned {
 	p := planned{Seq: d.u(), Src: d.s(), Size: d.i(), ModTime: d.t(), Dir: d.s(), Name: d.s(),
 		Year: int(d.i()), Unknown: d.bool(), Source: meta.Source(d.u()), Taken: d.t(), Tag: d.s(),
-		Make: d.s(), Model: d.s(), Kind: d.s(), Root: d.s()}
+		Make: d.s(), Model: d.s(), Kind: d.s(), Root: d.s(), Present: d.bool()}
 	n := d.u()
 	if n > maxCompanions {
 		d.fail()
