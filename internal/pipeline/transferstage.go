@@ -144,7 +144,8 @@ func (r *Run) stopFor(err error) {
 }
 
 func (r *Run) transferOp(o opRecord) transfer.Op {
-	return transfer.Op{Mode: r.cfg.Mode, Src: o.Src, Dst: o.Dst, Size: o.Size, ModTime: o.ModTime}
+	return transfer.Op{Mode: r.cfg.Mode, Src: o.Src, Dst: o.Dst, Size: o.Size, ModTime: o.ModTime,
+		FollowLink: r.cfg.FollowLinks}
 }
 
 // collect counts results as they finish and syncs in batches.

@@ -207,11 +207,18 @@ func (r *run) openSource() (fsx.File, os.FileInfo, error) {
 }
 
 // lstatSource checks that the source exists, is a regular file, and still
-// has the size and mtime it was scanned with.
+// has the size and mtime it was scanned with. A symbolic link is refused,
+// unless the op was scanned through links: then the file it resolves to is
+// checked.
 func (r *run) lstatSource() (os.FileInfo, error) {
 	info, err := r.e.fs.Lstat(r.op.Src)
 	if err != nil {
 		return nil, sourceErr(err)
+	}
+	if r.op.FollowLink && info.Mode()&fs.ModeSymlink != 0 {
+		if info, err = r.e.fs.Stat(r.op.Src); err != nil {
+			return nil, sourceErr(err)
+		}
 	}
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("source is %w (%s)", fsx.ErrNotRegular, fsx.KindOf(info.Mode()))

@@ -34,6 +34,13 @@ func (r *run) do() error {
 	if err := r.validate(); err != nil {
 		return err
 	}
+	if r.op.Mode == Move && r.sourceIsLink() {
+		// The link's target is the user's file somewhere else: copy its
+		// bytes, and leave both the link and the target as they are. Undo
+		// then removes just the copy.
+		r.op.Mode = Copy
+		r.res.Fallback = fallbackLinkedMove
+	}
 	if r.op.Mode == Copy || r.op.Mode == Reflink || r.op.Mode == Move {
 		// Named before the journal Intent, so recovery knows which temp to sweep.
 		r.tmp = tempPrefix(r.op.Dst) + fmt.Sprintf("%016x", rand.Uint64())
@@ -144,7 +151,18 @@ func (r *run) predictMove(info os.FileInfo) error {
 	return nil
 }
 
+// sourceIsLink reports whether the source is a symbolic link followed on
+// purpose (--follow-links).
+func (r *run) sourceIsLink() bool {
+	if !r.op.FollowLink {
+		return false
+	}
+	info, err := r.e.fs.Lstat(r.op.Src)
+	return err == nil && info.Mode()&fs.ModeSymlink != 0
+}
+
 const (
+	fallbackLinkedMove  = "a symbolic link: its target's bytes copied, the link and its target left in place"
 	fallbackCrossDevice = "cross-device, copied then removed source"
 	fallbackReflink     = "reflink unsupported, copied"
 )
@@ -231,7 +249,11 @@ func (r *run) hardlink() error {
 		r.record("hardlink %s -> %s", r.op.Src, r.op.Dst)
 		return nil
 	}
-	err = r.e.fs.Link(r.op.Src, r.op.Dst)
+	linkFrom, err := r.hardlinkTarget(info)
+	if err != nil {
+		return err
+	}
+	err = r.e.fs.Link(linkFrom, r.op.Dst)
 	switch {
 	case errors.Is(err, syscall.EXDEV):
 		return r.crossDeviceLinkErr(true)
@@ -245,6 +267,28 @@ func (r *run) hardlink() error {
 	r.res.Dev, r.res.Ino = fsx.DevIno(info)
 	r.e.markDirty(filepath.Dir(r.op.Dst))
 	return r.journalFinal(journal.Done, nil)
+}
+
+// hardlinkTarget is the path to hard-link: the source itself, or, for a
+// followed symbolic link, the file it resolves to (link(2) would make a
+// second name for the link, not for the photo), checked to be the file
+// that was stat'ed.
+func (r *run) hardlinkTarget(info os.FileInfo) (string, error) {
+	if !r.sourceIsLink() {
+		return r.op.Src, nil
+	}
+	resolved, err := filepath.EvalSymlinks(r.op.Src)
+	if err != nil {
+		return "", sourceErr(err)
+	}
+	now, err := r.e.fs.Lstat(resolved)
+	if err != nil {
+		return "", sourceErr(err)
+	}
+	if !os.SameFile(info, now) {
+		return "", fmt.Errorf("source %w: its link now points elsewhere", ErrChanged)
+	}
+	return resolved, nil
 }
 
 func (r *run) crossDeviceLinkErr(cross bool) error {

@@ -30,6 +30,13 @@ type Op struct {
 	Size    int64     // as scanned
 	ModTime time.Time // as scanned; zero skips the mtime check
 	Verify  bool      // compare the copy with its source before it lands, whatever the executor's option
+	// FollowLink says Src was scanned through a symbolic link (--follow-links)
+	// and may be one: the file it resolves to is the source. Copy-like modes
+	// copy its bytes; a move copies them too and leaves the link and its
+	// target where they are (moving the target out from under a link the user
+	// made elsewhere, or deleting it, is never what "move" meant); hardlink
+	// links the target. Without it, a link at Src is refused.
+	FollowLink bool
 }
 
 // Result reports what Do did (or, in a dry run, would do).
