@@ -40,6 +40,7 @@ type Decision struct {
 // on, to collect the file's candidates); hidden includes the names the
 // scan skips without --hidden.
 func Decide(path string, opt meta.Options, hidden bool) (Decision, error) {
+	path = filepath.Clean(path) // "./IMG_1.JPG" is the folder's IMG_1.JPG, not a second file
 	self, err := readFileInfo(meta.NewReader(opt), path)
 	if err != nil {
 		return Decision{}, err
