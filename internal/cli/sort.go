@@ -109,7 +109,10 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 	if err != nil {
 		return pipeline.Config{}, err
 	}
-	unknown := layout.SafeName(f.unknown)
+	unknown, reserved := layout.SafeSegment(f.unknown)
+	if reserved {
+		return pipeline.Config{}, usagef("--unknown-dir %q: that is a name shoebox keeps for its own files (its state folder %s and its temp files); pick another folder name", f.unknown, layout.StateDirName)
+	}
 	return pipeline.Config{
 		Filter:  flt,
 		Sources: operands[:len(operands)-1], Dest: operands[len(operands)-1],

@@ -12,6 +12,21 @@ import (
 // "" when the template has a single segment) and file name, with every
 // segment made safe by SafeName.
 func (t *Template) Expand(f Fields) (dir, file string) {
+	dir, file, _ = t.ExpandNoted(f)
+	return dir, file
+}
+
+// Escape tells which template segment gave a name shoebox keeps for itself
+// (see Reserved), and what it became instead.
+type Escape struct {
+	Segment string // the template segment, as written: "{make}"
+	Raw     string // what it expanded to: ".shoebox"
+	Safe    string // the name used: "_.shoebox"
+}
+
+// ExpandNoted is Expand, also returning the first segment that had to be
+// escaped because it named something of shoebox's own (nil when none).
+func (t *Template) ExpandNoted(f Fields) (dir, file string, esc *Escape) {
 	// Both buffers live on the stack for ordinary names: the two result
 	// strings are the only allocations.
 	var rawBuf, outBuf [512]byte
@@ -22,14 +37,24 @@ func (t *Template) Expand(f Fields) (dir, file string) {
 		if i == last {
 			raw = t.fitFileName(rawBuf[:0], raw, seg, f)
 			dir = string(out)
-			return dir, string(appendSafe(out[:0], raw))
+			name, escaped := appendSafe(out[:0], raw)
+			file = string(name)
+			if escaped && esc == nil {
+				esc = &Escape{Segment: segmentText(seg), Raw: string(raw), Safe: file}
+			}
+			return dir, file, esc
 		}
 		if i > 0 {
 			out = append(out, '/')
 		}
-		out = appendSafe(out, raw)
+		start := len(out)
+		var escaped bool
+		out, escaped = appendSafe(out, raw)
+		if escaped && esc == nil {
+			esc = &Escape{Segment: segmentText(seg), Raw: string(raw), Safe: string(out[start:])}
+		}
 	}
-	return "", "" // unreachable: Parse guarantees one segment
+	return "", "", nil // unreachable: Parse guarantees one segment
 }
 
 // fitFileName shortens {name}, rather than the end of the file name, when

@@ -24,14 +24,25 @@ const (
 // < > : " / \ | ? * and control characters with "_", replaces invalid
 // UTF-8 bytes with "_", strips trailing dots and spaces, suffixes "_" to
 // reserved device names (CON, PRN, AUX, NUL, COM0-9, LPT0-9, also with an
-// extension), never returns "", "." or "..", and shortens the stem at a
-// rune boundary, keeping the extension, so the result plus "-9999" and a
-// 24-byte temp suffix still fits in 255 bytes. SafeName is idempotent.
+// extension), never returns "", "." or "..", escapes with a leading "_"
+// any name shoebox keeps for itself (see Reserved), and shortens the stem
+// at a rune boundary, keeping the extension, so the result plus "-9999"
+// and a 24-byte temp suffix still fits in 255 bytes. SafeName is
+// idempotent. Every segment of every planned destination passes through
+// it, which is what makes the Reserved rule hold everywhere.
 func SafeName(seg string) string {
+	safe, _ := SafeSegment(seg)
+	return safe
+}
+
+// SafeSegment is SafeName, also saying whether the segment was a name
+// shoebox keeps for itself and had to be escaped, so the caller can warn.
+func SafeSegment(seg string) (safe string, escaped bool) {
 	if isSafe(seg) {
-		return seg
+		return seg, false
 	}
-	return string(appendSafe(nil, []byte(seg)))
+	out, escaped := appendSafe(nil, []byte(seg))
+	return string(out), escaped
 }
 
 // isSafe is the fast path: most names need no change at all.
@@ -44,7 +55,7 @@ func isSafe(s string) bool {
 			return false
 		}
 	}
-	return !endsBadly(s) && !reserved(s)
+	return !endsBadly(s) && !reserved(s) && !Reserved(s)
 }
 
 func forbidden(c byte) bool {
@@ -56,23 +67,35 @@ func endsBadly(s string) bool {
 	return c == '.' || c == ' '
 }
 
-// appendSafe appends the safe form of seg to dst.
-func appendSafe(dst, seg []byte) []byte {
+// appendSafe appends the safe form of seg to dst, and says whether it had
+// to escape a name shoebox keeps for itself.
+func appendSafe(dst, seg []byte) ([]byte, bool) {
 	start := len(dst)
 	dst = appendCleanRunes(dst, seg)
 	dst = dst[:start+len(trimTrailing(dst[start:]))]
 	// The reserved-name "_" goes in before shortening so that the result
 	// never exceeds maxSafe and a second pass changes nothing.
 	if n := reservedLen(string(dst[start:])); n > 0 {
-		dst = append(dst, 0)
-		copy(dst[start+n+1:], dst[start+n:])
-		dst[start+n] = '_'
+		dst = insertAt(dst, start+n, '_')
+	}
+	// Checked on the cleaned name, the one that would be created.
+	escaped := Reserved(string(dst[start:]))
+	if escaped {
+		dst = insertAt(dst, start, escapePrefix[0])
 	}
 	dst = dst[:start+len(shorten(dst[start:]))]
 	if len(dst) == start {
-		return append(dst, '_')
+		return append(dst, '_'), escaped
 	}
-	return dst
+	return dst, escaped
+}
+
+// insertAt inserts c into b at index i.
+func insertAt(b []byte, i int, c byte) []byte {
+	b = append(b, 0)
+	copy(b[i+1:], b[i:])
+	b[i] = c
+	return b
 }
 
 // appendCleanRunes copies seg, turning invalid UTF-8 bytes and characters
@@ -165,6 +188,15 @@ func isReservedBase(b string) bool {
 }
 
 // WithSuffix inserts a conflict counter: ("IMG_1", ".jpg", 2) -> "IMG_1-2.jpg".
+// The result obeys the Reserved rule like every other planned name, so a
+// counter can never push a name into shoebox's own names. (It is not
+// passed through SafeName, whose shortening could cut the counter off: the
+// stem and extension are already safe, and the headroom SafeName keeps
+// leaves room for the counter.)
 func WithSuffix(stem, ext string, n int) string {
-	return stem + "-" + strconv.Itoa(n) + ext
+	name := stem + "-" + strconv.Itoa(n) + ext
+	if Reserved(name) {
+		return escapePrefix + name
+	}
+	return name
 }

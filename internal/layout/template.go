@@ -274,6 +274,9 @@ func (p *parser) endSegment(end int) error {
 	if end < len(p.src) && hasKind(seg, tokCounter) {
 		return p.fail(p.segStart+1, "{counter} may only appear in the last segment, the file name")
 	}
+	if lit := leadingLiteral(seg); lit != "" && (len(seg) == 1 || strings.HasPrefix(lit, ".")) && Reserved(lit) {
+		return p.fail(p.segStart+1, "%q is a name shoebox keeps for its own files (its state folder %s and its temp files); pick another name", lit, StateDirName)
+	}
 	p.segments = append(p.segments, seg)
 	p.current = nil
 	p.lastStart = p.segStart
@@ -290,6 +293,49 @@ func (p *parser) checkLastSegment() error {
 		return p.fail(p.lastStart+1, "the template drops the extension; end the file name with {ext} or {ext:lower}")
 	}
 	return nil
+}
+
+// leadingLiteral is the text a segment starts with before its first token.
+// When it alone is a reserved name (or, starting with a dot, contains
+// ".shoebox"), every expansion would be one too: the template is refused
+// rather than escaped file after file.
+func leadingLiteral(seg []part) string {
+	if len(seg) > 0 && seg[0].kind == literal {
+		return seg[0].text
+	}
+	return ""
+}
+
+// segmentText writes a compiled segment back as template text, for
+// messages: "{make}", "IMG_{counter:4}{ext:lower}".
+func segmentText(seg []part) string {
+	var b strings.Builder
+	for _, pt := range seg {
+		if pt.kind == literal {
+			b.WriteString(strings.NewReplacer("{", "{{", "}", "}}").Replace(pt.text))
+			continue
+		}
+		b.WriteString("{" + tokenNames[tokenIndex(pt.kind)])
+		switch {
+		case (pt.kind == tokCounter || pt.kind == tokFolder) && pt.width > 0:
+			b.WriteString(":" + string(rune('0'+pt.width)))
+		case pt.mod == lower:
+			b.WriteString(":lower")
+		case pt.mod == upper:
+			b.WriteString(":upper")
+		}
+		b.WriteString("}")
+	}
+	return b.String()
+}
+
+func tokenIndex(k tokenKind) int {
+	for i, name := range tokenNames {
+		if tokens[name].kind == k {
+			return i
+		}
+	}
+	return 0
 }
 
 func hasKind(seg []part, k tokenKind) bool {

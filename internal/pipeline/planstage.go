@@ -272,12 +272,21 @@ func (r *Run) placement(fi fileInfo) planned {
 	if date.IsZero() || (r.cfg.NoModTime && date.Source == meta.SourceModTime) {
 		p.Unknown = true
 		p.Dir = r.cfg.UnknownDir
-		p.Name = layout.SafeName(stem + ext)
+		var escaped bool
+		p.Name, escaped = layout.SafeSegment(stem + ext)
+		if escaped {
+			r.warnEscaped(fi, &layout.Escape{Segment: "the file name", Raw: stem + ext, Safe: p.Name})
+		}
 		return p
 	}
 	p.Year, p.Taken, p.Tag = date.Wall.Year(), date.Wall, date.Tag
 	p.Make, p.Model, p.Kind, p.Root = fi.Info.Make, fi.Info.Model, fi.Info.Kind.String(), fi.File.Root
-	p.Dir, p.Name = r.cfg.Template.Expand(r.fields(p))
+	var esc *layout.Escape
+	p.Dir, p.Name, esc = r.cfg.Template.ExpandNoted(r.fields(p))
+	if esc != nil {
+		esc.Segment = fmt.Sprintf("the template segment %q", esc.Segment)
+		r.warnEscaped(fi, esc)
+	}
 	if !r.cfg.Template.HasCounter() {
 		p.Make, p.Model, p.Kind, p.Root = "", "", "", "" // not needed again: keep the store's records small
 	}
@@ -290,6 +299,14 @@ func (r *Run) fields(p planned) layout.Fields {
 	stem, ext := splitName(filepath.Base(p.Src))
 	return layout.Fields{Time: p.Taken, Name: stem, Ext: ext, Make: p.Make, Model: p.Model, Kind: p.Kind,
 		Dir: filepath.Dir(p.Src), Root: p.Root}
+}
+
+// warnEscaped says that a file's destination would have named something
+// shoebox keeps for itself (its state folder, a temp file) and was escaped.
+func (r *Run) warnEscaped(fi fileInfo, esc *layout.Escape) {
+	r.emit(Event{Type: "warning", Stage: "plan", Src: fi.File.Path, Reason: fmt.Sprintf(
+		"%q: %s gives %q, a name shoebox keeps for its own files; the file goes to %q instead",
+		fi.File.Path, esc.Segment, esc.Raw, esc.Safe)})
 }
 
 // destKey sorts planned files by directory, then by folded name, then by
@@ -468,9 +485,10 @@ func (r *Run) putOp(dir string, p planned, action plan.Action, name string, rena
 // collide with an incoming name (same stem, maybe with a "-N" counter) are
 // stat'ed for their size: the rest can never be compared, so a re-import
 // into a big library costs one readdir per folder, not one stat per file.
-// Leftover temp files of a killed run are removed here (through the
-// executor, the one gate for mutations) so they neither block names nor
-// linger.
+// Every entry takes its name, whatever it looks like: a name that looks
+// like a shoebox temp file may be the user's, and is never removed here
+// (the temps a killed run left are removed by recovery, which knows from
+// the journal exactly which it created).
 func (r *Run) listDir(dir string, stems map[string]bool) ([]plan.Existing, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -480,20 +498,12 @@ func (r *Run) listDir(dir string, stems map[string]bool) ([]plan.Existing, error
 		return nil, fmt.Errorf("read destination folder %q: %w", dir, err)
 	}
 	out := make([]plan.Existing, 0, len(entries))
-	stale := false
 	for _, de := range entries {
-		if transfer.IsTempName(de.Name()) {
-			stale = true
-			continue
-		}
 		ex := plan.Existing{Name: de.Name(), Dir: !de.Type().IsRegular(), Size: -1}
 		if stems[counterlessStem(de.Name())] {
 			ex = r.existing(filepath.Join(dir, de.Name()), de)
 		}
 		out = append(out, ex)
-	}
-	if stale {
-		r.removeStaleTemps(dir)
 	}
 	return out, nil
 }

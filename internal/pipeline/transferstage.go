@@ -264,25 +264,6 @@ func (r *Run) closeExecutor() error {
 	return err
 }
 
-// removeStaleTemps deletes temp files a killed run left in dir.
-func (r *Run) removeStaleTemps(dir string) {
-	if r.cfg.DryRun {
-		return
-	}
-	if _, err := r.executor().RemoveStaleTemps(dir); err != nil {
-		r.emit(Event{Type: "problem", Stage: "plan", Dst: dir, Reason: err.Error()})
-	}
-}
-
-// executor returns the run's executor, creating a journal-less one for the
-// plan stage's clean-up when the transfer stage has not started yet.
-func (r *Run) executor() *transfer.Executor {
-	if r.exec == nil {
-		return transfer.New(transfer.Options{FS: r.cfg.FS, DryRun: r.cfg.DryRun})
-	}
-	return r.exec
-}
-
 func firstErr(errs ...error) error {
 	for _, e := range errs {
 		if e != nil {

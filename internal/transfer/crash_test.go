@@ -82,9 +82,15 @@ func TestCrashPoints(t *testing.T) {
 			if c.point == fsx.AfterRename || c.point == fsx.AfterRemoveSource {
 				wantTemps = 0
 			}
-			n, err := New(Options{}).RemoveStaleTemps(filepath.Dir(dst))
-			if err != nil || n != wantTemps {
-				t.Errorf("RemoveStaleTemps = %d, %v; want %d", n, err, wantTemps)
+			temps := tempsIn(t, filepath.Dir(dst))
+			if len(temps) != wantTemps {
+				t.Errorf("temps left: %q; want %d", temps, wantTemps)
+			}
+			// Recovery removes each temp the journal named, one by one.
+			for _, tmp := range temps {
+				if ok, err := New(Options{}).RemoveTemp(tmp); !ok || err != nil {
+					t.Errorf("RemoveTemp(%s) = %v, %v", tmp, ok, err)
+				}
 			}
 			assertNoTemps(t, f.lib)
 		})

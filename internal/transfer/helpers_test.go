@@ -103,6 +103,22 @@ func assertNoTemps(t *testing.T, root string) {
 	})
 }
 
+// tempsIn lists the paths in dir that have the executor's temp form.
+func tempsIn(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if isTempName(e.Name()) {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
 func assertErrContains(t *testing.T, err error, parts ...string) {
 	t.Helper()
 	if err == nil {

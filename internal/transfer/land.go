@@ -136,7 +136,9 @@ func (r *run) verifyTemp() error {
 }
 
 // removeTemp deletes the temp after a failure. Its own failure is not
-// reported over the original error; RemoveStaleTemps sweeps what remains.
+// reported over the original error; a temp left so keeps its name taken
+// (it is never mistaken for a free name) and is named in the journal's
+// Intent for this op.
 func (r *run) removeTemp() {
 	if err := r.e.fs.Remove(r.tmp); err == nil {
 		r.record("remove %s", r.tmpName())

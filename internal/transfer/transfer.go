@@ -18,6 +18,7 @@ import (
 
 	"shoebox/internal/fsx"
 	"shoebox/internal/journal"
+	"shoebox/internal/layout"
 )
 
 // Op is one file to bring to its destination. It carries no journal
@@ -173,31 +174,6 @@ func (e *Executor) syncFilesystems(dirs []string) error {
 	return nil
 }
 
-// RemoveStaleTemps deletes the temp files a killed run left in dir and
-// returns how many it removed (in a dry run: how many it would remove).
-func (e *Executor) RemoveStaleTemps(dir string) (int, error) {
-	entries, err := e.fs.ReadDir(dir)
-	if err != nil {
-		return 0, fmt.Errorf("remove stale temps in %q: %w", dir, err)
-	}
-	n := 0
-	for _, ent := range entries {
-		if !isTempName(ent.Name()) || !ent.Type().IsRegular() {
-			continue
-		}
-		if !e.dryRun {
-			if err := e.fs.Remove(filepath.Join(dir, ent.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return n, fmt.Errorf("remove stale temp: %w", err)
-			}
-		}
-		n++
-	}
-	if n > 0 && !e.dryRun {
-		e.markDirty(dir)
-	}
-	return n, nil
-}
-
 // syncChain makes dir's entries durable now, and with them every directory
 // above it created since the last Flush (a new directory's own entry lives
 // in its parent): what a cross-device move needs before deleting its source.
@@ -254,12 +230,17 @@ func (e *Executor) rememberDirs(dirs ...string) {
 	}
 }
 
-const tempMarker = ".shoebox-tmp-"
+// tempMarker is in every temp name; layout reserves every name that has
+// it, so no planned destination can ever take a temp's name.
+const tempMarker = layout.TempMarker
 
 // maxTempBase keeps ".<base>.shoebox-tmp-<16 hex>" within the usual 255-byte
 // name limit even for a destination name that is itself near the limit.
 const maxTempBase = 200
 
+// isTempName reports whether name has the form of the executor's temp
+// files. It is a sanity check on paths a journal recorded, never a reason
+// to delete a file: a user's file can have that form too.
 func isTempName(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMarker)
 }

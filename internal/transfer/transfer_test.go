@@ -221,9 +221,6 @@ func TestDryRunPredictsRealRun(t *testing.T) {
 	if err := dry.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := dry.RemoveStaleTemps(f.lib); n != 0 || err != nil {
-		t.Errorf("dry RemoveStaleTemps = %d, %v", n, err)
-	}
 	if after := snapshot(t, root); !mapsEqual(before, after) {
 		t.Fatalf("dry run changed the filesystem:\nbefore %v\nafter  %v", before, after)
 	}
@@ -529,21 +526,6 @@ func TestFlushSyncsTouchedDirs(t *testing.T) {
 	}
 	if err := e.Flush(); err != nil {
 		t.Errorf("second Flush with nothing new: %v", err)
-	}
-}
-
-func TestRemoveStaleTemps(t *testing.T) {
-	dir := t.TempDir()
-	for _, name := range []string{".a.jpg.shoebox-tmp-0123456789abcdef", ".b.mov.shoebox-tmp-x", "a.jpg", ".hidden", "shoebox-tmp-not-hidden"} {
-		os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644)
-	}
-	n, err := New(Options{}).RemoveStaleTemps(dir)
-	if n != 2 || err != nil {
-		t.Fatalf("RemoveStaleTemps = %d, %v; want 2", n, err)
-	}
-	assertNoTemps(t, dir)
-	for _, kept := range []string{"a.jpg", ".hidden", "shoebox-tmp-not-hidden"} {
-		assertContent(t, filepath.Join(dir, kept), "x")
 	}
 }
 

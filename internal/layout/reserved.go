@@ -1,0 +1,120 @@
+package layout
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// The names shoebox creates inside a library, defined here, beside the
+// rule that keeps every planned destination away from them.
+const (
+	// StateDirName is the folder holding a library's state: run store,
+	// journals, index, config, lock, undo scratch (DEST/.shoebox).
+	StateDirName = ".shoebox"
+	// TempMarker is in the name of every temp file the executor writes
+	// beside a destination: ".<name>.shoebox-tmp-<16 hex digits>".
+	TempMarker = ".shoebox-tmp-"
+)
+
+// escapePrefix is put before a reserved segment. Every reserved form
+// starts with a dot (or is an 8.3 alias starting "sh"), so one leading "_"
+// takes the segment out of the reserved space, keeps it visible and
+// readable, and a second pass leaves it alone.
+const escapePrefix = "_"
+
+// Reserved reports whether a path segment is, or would be taken by some
+// filesystem for, a name shoebox keeps for itself: its state folder or one
+// of its temp files. Names are compared as the filesystems users have
+// compare them, and then some: case-insensitively (full folding, so "ſ" is
+// "s"), across NFC/NFD and compatibility forms (fullwidth letters), without
+// the invisible characters HFS+ ignores, and without the trailing dots and
+// spaces Windows and exFAT drop (and the leading spaces some tools drop).
+// A segment is reserved when, so compared, it
+//   - starts with a dot and contains ".shoebox": the state folder, every
+//     temp file (".<name>.shoebox-tmp-<hex>"), and any future name of
+//     shoebox's own, whatever conflict suffix is added to it; or
+//   - is an 8.3 short name (FAT, NTFS) that Windows could give to
+//     ".shoebox" ("SHOEBO~1", "SH1F2A~3"): opening it would open the
+//     state folder.
+func Reserved(seg string) bool {
+	if !mayBeReserved(seg) {
+		return false
+	}
+	k := reservedKey(seg)
+	return (strings.HasPrefix(k, ".") && strings.Contains(k, StateDirName)) || shortAliasOfState(k)
+}
+
+// mayBeReserved is the fast path: a plain ASCII name that neither starts
+// with a dot nor contains "~" can never be reserved.
+func mayBeReserved(seg string) bool {
+	for i := 0; i < len(seg); i++ {
+		if seg[i] >= utf8.RuneSelf || seg[i] == '~' {
+			return true
+		}
+	}
+	return strings.HasPrefix(strings.TrimLeft(seg, " "), ".")
+}
+
+// reservedKey is seg as the most forgiving filesystem would compare it.
+func reservedKey(seg string) string {
+	seg = strings.Map(dropIgnorable, seg)
+	k := norm.NFKC.String(FoldKey(norm.NFKC.String(seg)))
+	k = strings.TrimLeft(k, " ")
+	return strings.TrimRightFunc(k, droppedAtEnd)
+}
+
+// dropIgnorable removes format characters (zero-width space and joiners,
+// direction marks, BOM) and variation selectors, which HFS+ ignores in
+// names and which are invisible to the user anyway.
+func dropIgnorable(r rune) rune {
+	if unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) {
+		return -1
+	}
+	return r
+}
+
+// droppedAtEnd: Windows and exFAT strip trailing dots and spaces; SMB
+// servers mapping names for Macs store U+F028 and U+F029 as a trailing
+// space and dot.
+func droppedAtEnd(r rune) bool {
+	return r == '.' || r == ' ' || r == '\uF028' || r == '\uF029'
+}
+
+// shortAliasOfState reports whether the folded name k is an 8.3 alias
+// Windows may generate for ".shoebox": the leading dot dropped, up to six
+// characters of "shoebox" (or two and four hex digits of a hash) and "~N".
+func shortAliasOfState(k string) bool {
+	base, num, ok := strings.Cut(k, "~")
+	if !ok || !allDecimal(num) || len(base)+1+len(num) > 8 {
+		return false
+	}
+	if base != "" && strings.HasPrefix("shoebox", base) {
+		return true
+	}
+	return len(base) == 6 && strings.HasPrefix(base, "sh") && allHex(base[2:])
+}
+
+func allDecimal(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func allHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
