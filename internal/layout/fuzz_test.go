@@ -16,6 +16,8 @@ func FuzzParse(f *testing.F) {
 		"{name}{ext}{counter:1}", "{nam\xff}{ext}", "{date}/{counter}{ext}"} {
 		f.Add(s, "..", "", "", -1)
 	}
+	f.Add("{make}/{model}/{name}{ext}", "IMG", ".JPG", ".shoebox", 0)
+	f.Add("{make}{name}{ext}", ".shoebox-tmp-", "", ".", 0)
 	f.Fuzz(func(t *testing.T, tmpl, name, ext, make string, counter int) {
 		tm, err := Parse(tmpl)
 		if err != nil {
@@ -46,12 +48,15 @@ func checkSegment(t *testing.T, seg string) {
 		t.Fatalf("unsafe segment %q", seg)
 	case SafeName(seg) != seg:
 		t.Fatalf("segment %q is not safe: SafeName gives %q", seg, SafeName(seg))
+	case Reserved(seg):
+		t.Fatalf("segment %q is a name shoebox keeps for itself", seg)
 	}
 }
 
 func FuzzSafeName(f *testing.F) {
 	for _, s := range []string{"", ".", "..", "CON", "con.txt", "a/b", "a\\b", "\x00", "\xff\xfe", "e\u0301",
-		strings.Repeat("é", 128), strings.Repeat("😀", 64) + ".jpeg", "trailing. ", "COM1.tar.gz", "NUL ."} {
+		strings.Repeat("é", 128), strings.Repeat("😀", 64) + ".jpeg", "trailing. ", "COM1.tar.gz", "NUL .",
+		".shoebox", ".ſhoebox. ", "SHOEBO~1", ".a.shoebox-tmp-1", "\u200b.SHOEBOX"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
@@ -69,6 +74,8 @@ func FuzzSafeName(f *testing.F) {
 			t.Fatalf("SafeName(%q) = %q ends with a dot or space", in, got)
 		case reserved(got):
 			t.Fatalf("SafeName(%q) = %q is a reserved device name", in, got)
+		case Reserved(got):
+			t.Fatalf("SafeName(%q) = %q is a name shoebox keeps for itself", in, got)
 		case SafeName(got) != got:
 			t.Fatalf("SafeName is not idempotent on %q: %q then %q", in, got, SafeName(got))
 		}

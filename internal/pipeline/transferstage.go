@@ -236,7 +236,7 @@ func pick(dry bool, ifDry, ifReal Outcome) Outcome {
 
 // openExecutor starts the journal (real runs only) and the executor.
 func (r *Run) openExecutor() error {
-	opt := transfer.Options{FS: r.cfg.FS, DryRun: r.cfg.DryRun, Verify: r.cfg.Verify}
+	opt := transfer.Options{FS: r.cfg.FS, DryRun: r.cfg.DryRun, Verify: r.cfg.Verify, Library: r.dest}
 	if !r.cfg.DryRun {
 		if err := os.MkdirAll(r.dest, 0o755); err != nil {
 			return fmt.Errorf("create destination %q: %w", r.dest, err)

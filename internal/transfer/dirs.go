@@ -77,24 +77,23 @@ func (r *run) dirExists(d string) bool {
 }
 
 // missingDirs lists, outermost first, the directories that must be created
-// for dir to exist.
+// for dir to exist. Inside the library every folder on the way is checked
+// with Lstat, up to the library root and not only up to the first that
+// exists, so a symbolic link is refused wherever it sits on the path: a
+// folder that exists behind a link is still behind it.
 func (r *run) missingDirs(dir string) ([]string, error) {
 	var missing []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if r.e.knownDir(d) {
+	for d := dir; !r.e.knownDir(d); d = filepath.Dir(d) {
+		inside := r.e.strictlyInLibrary(d)
+		exists, err := r.checkDir(d, inside)
+		if err != nil {
+			return nil, err
+		}
+		if !exists {
+			missing = append(missing, d)
+		} else if !inside {
 			break
 		}
-		fi, err := r.e.fs.Stat(d)
-		if err == nil {
-			if !fi.IsDir() {
-				return nil, fmt.Errorf("create directory: %q is not a directory", d)
-			}
-			break
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("check directory: %w", err)
-		}
-		missing = append(missing, d)
 		if d == filepath.Dir(d) {
 			break
 		}
@@ -103,4 +102,25 @@ func (r *run) missingDirs(dir string) ([]string, error) {
 		missing[i], missing[j] = missing[j], missing[i]
 	}
 	return missing, nil
+}
+
+// checkDir says whether d exists as a folder. Inside the library a link is
+// not followed but refused, naming it.
+func (r *run) checkDir(d string, inside bool) (bool, error) {
+	stat := r.e.fs.Stat
+	if inside {
+		stat = r.e.fs.Lstat
+	}
+	fi, err := stat(d)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("check directory: %w", err)
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return false, fmt.Errorf("folder %q %w", d, ErrLinkInLibrary)
+	case !fi.IsDir():
+		return false, fmt.Errorf("create directory: %q is not a directory", d)
+	}
+	return true, nil
 }

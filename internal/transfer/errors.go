@@ -16,6 +16,13 @@ var (
 	ErrVerify = errors.New("verification failed: the copy differs from the source")
 	// ErrCrossDevice: a hard link was asked for across filesystems.
 	ErrCrossDevice = errors.New("source and destination are on different filesystems")
+	// ErrReservedName: a destination names, inside the library, something
+	// shoebox keeps for itself (its state folder, a temp file). The planner
+	// never plans one; the executor refuses it as a last line of defence.
+	ErrReservedName = errors.New("the destination is a name shoebox keeps for its own files")
+	// ErrLinkInLibrary: a folder on the way to the destination, inside the
+	// library, is a symbolic link; shoebox does not write through it.
+	ErrLinkInLibrary = errors.New("is a symbolic link inside the library; shoebox does not write through links (replace it with a real folder, or remove it)")
 	// errDstExists wraps fs.ErrExist: shoebox never overwrites a file.
 	errDstExists = fmt.Errorf("destination already exists, not overwritten: %w", fs.ErrExist)
 )

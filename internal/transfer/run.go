@@ -72,7 +72,7 @@ func (r *run) validate() error {
 	case filepath.Clean(r.op.Src) == filepath.Clean(r.op.Dst):
 		return errors.New("source and destination are the same path")
 	}
-	return nil
+	return r.e.checkLibraryDst(r.op.Dst)
 }
 
 // record notes a mutation performed (or, in a dry run, predicted).

@@ -59,6 +59,11 @@ type Options struct {
 	DryRun  bool
 	Verify  bool            // compare the copy with the source before it lands
 	Journal *journal.Writer // may be nil
+	// Library, when set, is the absolute library root every Op lands in:
+	// Do then refuses a destination outside it or naming shoebox's own
+	// files, and never creates or writes through a folder inside it that
+	// is a symbolic link.
+	Library string
 }
 
 // Executor performs Ops. It is safe for concurrent use.
@@ -67,6 +72,7 @@ type Executor struct {
 	dryRun  bool
 	verify  bool
 	journal *journal.Writer
+	library string
 
 	mkdirMu sync.Mutex // serialises directory creation so each is made and recorded once
 
@@ -86,6 +92,7 @@ func New(opt Options) *Executor {
 		dryRun:  opt.DryRun,
 		verify:  opt.Verify,
 		journal: opt.Journal,
+		library: opt.Library,
 		dirs:    make(map[string]bool),
 		dirty:   make(map[string]struct{}),
 	}

@@ -1,0 +1,49 @@
+package transfer
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"shoebox/internal/layout"
+)
+
+// checkLibraryDst refuses, when the executor knows its library, a
+// destination outside it or one with a path segment that names something
+// shoebox keeps for itself (DEST/.shoebox, a temp file): defence in depth
+// behind the planner, which never plans such a name (layout.SafeName).
+func (e *Executor) checkLibraryDst(dst string) error {
+	if e.library == "" {
+		return nil
+	}
+	rel, ok := e.inLibrary(dst)
+	if !ok || rel == "." {
+		return fmt.Errorf("destination %q is not inside the library %q", dst, e.library)
+	}
+	for _, seg := range strings.Split(rel, string(filepath.Separator)) {
+		if layout.Reserved(seg) {
+			return fmt.Errorf("%w: %q in %q", ErrReservedName, seg, dst)
+		}
+	}
+	return nil
+}
+
+// inLibrary returns p relative to the library, and whether p is the
+// library or inside it.
+func (e *Executor) inLibrary(p string) (string, bool) {
+	rel, err := filepath.Rel(e.library, p)
+	if err != nil || filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return rel, true
+}
+
+// strictlyInLibrary: p is a folder inside the library, not the library
+// itself (which may well be a link the user chose).
+func (e *Executor) strictlyInLibrary(p string) bool {
+	if e.library == "" {
+		return false
+	}
+	rel, ok := e.inLibrary(p)
+	return ok && rel != "."
+}
