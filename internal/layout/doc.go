@@ -39,5 +39,12 @@
 // error suggests the closest one), leaves a brace unclosed, puts {counter}
 // anywhere but the last segment, has a last segment with neither {name}
 // nor {counter} (every file of a day would get the same name), or drops
-// the extension (no {ext} in the last segment).
+// the extension (no {ext} in the last segment), or spells outright a name
+// shoebox keeps for itself (see Reserved).
+//
+// Every segment of every expansion goes through SafeName, which also
+// escapes, with a leading "_", any segment Reserved says names shoebox's
+// own files (DEST/.shoebox, its temps): that is the one place the rule is
+// enforced for template output, file names, the unknown folder, conflict
+// renames and companions alike.
 package layout
