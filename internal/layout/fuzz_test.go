@@ -87,3 +87,21 @@ func FuzzSafeName(f *testing.F) {
 		_ = FoldKey(in)
 	})
 }
+
+// FuzzReserved: the fast path agrees with the full comparison, and
+// SafeName never returns a reserved name.
+func FuzzReserved(f *testing.F) {
+	for _, s := range hostileStateNames {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		k := reservedKey(s)
+		full := (strings.HasPrefix(k, ".") && strings.Contains(k, StateDirName)) || shortAliasOfState(k)
+		if full != Reserved(s) {
+			t.Fatalf("Reserved(%q) = %v, full comparison (key %q) %v", s, Reserved(s), k, full)
+		}
+		if got := SafeName(s); Reserved(got) {
+			t.Fatalf("SafeName(%q) = %q is reserved", s, got)
+		}
+	})
+}

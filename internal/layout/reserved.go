@@ -47,15 +47,28 @@ func Reserved(seg string) bool {
 	return (strings.HasPrefix(k, ".") && strings.Contains(k, StateDirName)) || shortAliasOfState(k)
 }
 
-// mayBeReserved is the fast path: a plain ASCII name that neither starts
-// with a dot nor contains "~" can never be reserved.
+// mayBeReserved is the fast path: a reserved key either contains "~" (an
+// 8.3 alias) or starts with a dot, so only names with a tilde, or whose
+// first character that the key keeps is a dot in some form (".", "．",
+// "․"), need the full comparison.
 func mayBeReserved(seg string) bool {
-	for i := 0; i < len(seg); i++ {
-		if seg[i] >= utf8.RuneSelf || seg[i] == '~' {
-			return true
-		}
+	if strings.ContainsRune(seg, '~') || strings.ContainsRune(seg, '～') {
+		return true
 	}
-	return strings.HasPrefix(strings.TrimLeft(seg, " "), ".")
+	for _, r := range seg {
+		if r == ' ' || dropIgnorable(r) < 0 {
+			continue
+		}
+		if r < utf8.RuneSelf {
+			return r == '.'
+		}
+		k := strings.TrimLeft(norm.NFKC.String(string(r)), " ")
+		if k != "" {
+			return k[0] == '.'
+		}
+		// A space in another form (U+00A0, U+3000): dropped from the key's start.
+	}
+	return false
 }
 
 // reservedKey is seg as the most forgiving filesystem would compare it.

@@ -120,3 +120,19 @@ func TestWithSuffixNeverReserved(t *testing.T) {
 		}
 	}
 }
+
+// TestReservedFastPathAgrees: the fast path never skips a name the full
+// comparison would reserve.
+func TestReservedFastPathAgrees(t *testing.T) {
+	for _, s := range append(hostileStateNames, "\u3000.shoebox", "\u00a0.shoebox", "\u2024shoebox", "\ufe52shoebox",
+		"ＳＨＯＥＢＯ～１", "IMG_0001.JPG", "Ce\u0301sar.jpg", "é.shoebox") {
+		k := reservedKey(s)
+		full := (strings.HasPrefix(k, ".") && strings.Contains(k, StateDirName)) || shortAliasOfState(k)
+		if full && !mayBeReserved(s) {
+			t.Errorf("fast path skips %q (key %q)", s, k)
+		}
+		if full != Reserved(s) {
+			t.Errorf("Reserved(%q) = %v, full comparison %v", s, Reserved(s), full)
+		}
+	}
+}
