@@ -349,8 +349,12 @@ func (p *parse) offerMvhd(st *bmffState) {
 	if p.r.opt.Explain {
 		raw = []byte(utc.Format("2006:01:02 15:04:05"))
 	}
-	if utc.Year() < minYear || utc.Year() > p.maxYear {
-		p.reject(tagMvhd, SourceQuickTime, raw, badFuture)
+	reason := clockOf(utc).check(p.maxYear)
+	if utc.Year() == 1904 { // counted from mvhd's own zero: a clock never set (no MP4 was shot in 1904)
+		reason = badEpoch
+	}
+	if reason != "" {
+		p.reject(tagMvhd, SourceQuickTime, raw, reason)
 		return
 	}
 	maker := p.info.Make

@@ -17,7 +17,7 @@ func (c clock) wall() time.Time {
 const (
 	badSyntax  = "rejected: not a date"
 	badZero    = "rejected: zero date"
-	badEpoch   = "rejected: 1970-01-01 00:00:00, the reading of a clock that was never set"
+	badEpoch   = "rejected: the zero of its clock (1904, 1970 or 1980-01-01 00:00:00, or an MP4 time in 1904), the reading of a clock that was never set"
 	badMonth   = "rejected: month out of range"
 	badDay     = "rejected: day out of range"
 	badHour    = "rejected: hour out of range"
@@ -165,9 +165,10 @@ func (c clock) check(maxYear int) string {
 	switch {
 	case c.y == 0 && c.mo == 0 && c.d == 0:
 		return badZero
-	case c.y == 1970 && c.mo == 1 && c.d == 1 && c.h == 0 && c.mi == 0 && c.s == 0:
-		// Unix time 0: a camera whose clock battery died writes this, and
-		// no one is sorting photos taken at that exact second.
+	case c.mo == 1 && c.d == 1 && c.h == 0 && c.mi == 0 && c.s == 0 && isEpochYear(c.y):
+		// The zero of a clock (Unix, QuickTime, DOS …): a camera whose clock
+		// battery died writes this, and no one is sorting photos taken at
+		// that exact second.
 		return badEpoch
 	case c.mo < 1 || c.mo > 12:
 		return badMonth
@@ -185,6 +186,29 @@ func (c clock) check(maxYear int) string {
 		return badFuture
 	}
 	return ""
+}
+
+// Years whose January 1st 00:00:00 is the zero of a common clock: the
+// QuickTime/MP4 epoch (1904), Unix (1970), DOS/FAT (1980). (2000-01-01
+// 00:00:00 is a second people did photograph.)
+func isEpochYear(y int) bool {
+	switch y {
+	case 1904, 1970, 1980:
+		return true
+	}
+	return false
+}
+
+// neverSet reports whether a binary container time, in seconds counted
+// from its format's epoch, reads less than a day after that epoch: a clock
+// that was never set counts from zero, so such a value is no capture date.
+func neverSet(secsSinceEpoch int64) bool { return secsSinceEpoch < 24*3600 }
+
+// clockOf is t's wall clock as a clock, for check.
+func clockOf(t time.Time) clock {
+	y, mo, d := t.Date()
+	h, mi, s := t.Clock()
+	return clock{y: y, mo: int(mo), d: d, h: h, mi: mi, s: s, ns: t.Nanosecond()}
 }
 
 func daysIn(y, m int) int {
