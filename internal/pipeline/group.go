@@ -175,16 +175,49 @@ func companionDate(c fileInfo, loc *time.Location) (meta.Date, bool) {
 
 func isRaw(format string) bool {
 	switch format {
-	case "cr2", "cr3", "crw", "nef", "arw", "dng", "raf", "orf", "rw2", "pef", "srw", "mrw", "kdc", "x3f":
+	case "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "dng", "raf", "orf", "rw2", "pef", "srw",
+		"mrw", "kdc", "dcr", "k25", "3fr", "erf", "mef", "mos", "iiq", "gpr", "x3f":
 		return true
 	}
 	return false
 }
 
-// sameShot reports whether two media files of one stem are one capture.
+// isStill is a camera's or phone's rendered photo: the JPEG beside a RAW,
+// the still of a Live Photo.
+func isStill(format string) bool {
+	switch format {
+	case "jpeg", "heic", "heif", "avif":
+		return true
+	}
+	return false
+}
+
+// pairKinds reports whether two media files of one stem are the kinds a
+// single shot produces: RAW+JPEG, or a Live Photo's still and video. Two
+// stills (x.png beside x.jpg), two videos or a RAW beside a video are
+// separate files whatever their names.
+func pairKinds(a, b meta.Info) bool {
+	if a.Kind == meta.KindVideo {
+		a, b = b, a
+	}
+	switch {
+	case a.Kind == meta.KindPhoto && b.Kind == meta.KindVideo:
+		return isStill(a.Format)
+	case a.Kind == meta.KindPhoto && b.Kind == meta.KindPhoto:
+		return isRaw(a.Format) != isRaw(b.Format) && (isStill(a.Format) || isStill(b.Format))
+	}
+	return false
+}
+
+// sameShot reports whether two media files of one stem are one capture:
+// the same Apple ContentIdentifier, or the kinds of one shot (pairKinds)
+// captured within pairWindow. Only then may one take the other's date.
 func sameShot(a, b fileInfo) bool {
 	if a.Info.ContentID != "" && a.Info.ContentID == b.Info.ContentID {
 		return true
+	}
+	if !pairKinds(a.Info, b.Info) {
+		return false
 	}
 	if !fromHeader(a.Info.Date) || !fromHeader(b.Info.Date) {
 		return true // one has no date of its own: it takes its partner's
@@ -211,6 +244,19 @@ func fromHeader(d meta.Date) bool {
 		return true
 	}
 	return false
+}
+
+// companionTag says where a companion's date came from: the file it
+// follows ("IMG_1.JPG ExifIFD:DateTimeOriginal"), or its own field when
+// that file borrowed the date from it (an AVI dated by this THM).
+func companionTag(primary, companion, tag string) string {
+	if tag == "" {
+		return ""
+	}
+	if own, ok := strings.CutPrefix(tag, filepath.Base(companion)+" "); ok {
+		return own
+	}
+	return filepath.Base(primary) + " " + tag
 }
 
 // suffixAfterStem is what follows the shared stem in a companion's name.

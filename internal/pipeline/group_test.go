@@ -205,3 +205,81 @@ func TestRawPlusJpegMoveTogetherThroughAConflict(t *testing.T) {
 		}
 	}
 }
+
+// undatedPNG is a real, minimal PNG (one pixel) that carries no date.
+func undatedPNG() []byte {
+	return []byte("\x89PNG\r\n\x1a\n" +
+		"\x00\x00\x00\x0dIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x00\x00\x00\x00\x3a\x7e\x9b\x55" +
+		"\x00\x00\x00\x0aIDAT\x78\x9c\x63\x60\x00\x00\x00\x02\x00\x01\xe5\x27\xde\xfc" +
+		"\x00\x00\x00\x00IEND\xae\x42\x60\x82")
+}
+
+// eventFor is the op event of the file src.
+func eventFor(t *testing.T, rec *recorder, src string) Event {
+	t.Helper()
+	for _, ev := range rec.events {
+		if ev.Type == "op" && ev.Src == src {
+			return ev
+		}
+	}
+	t.Fatalf("no op event for %s", src)
+	return Event{}
+}
+
+// An undated file beside a dated one of the same stem is not its pair
+// (only RAW+JPEG and a Live Photo's still and video are): it keeps its own
+// date (here its mtime) and its record names its own source, not the
+// other file's tag.
+func TestUndatedSameStemFileKeepsItsOwnDate(t *testing.T) {
+	root := t.TempDir()
+	src, dst := filepath.Join(root, "card"), filepath.Join(root, "lib")
+	tree(t, src, map[string][]byte{
+		"x.jpg":  photo(2019, 7, 4, 15, "dated"),
+		"x.png":  undatedPNG(),
+		"y.JPG":  photo(2019, 7, 4, 16, "dated"),
+		"y.jpeg": fixture.JPEG(fixture.EXIF{Comment: "no exif date"}),
+		"c.MOV":  fixture.MOV(time.Date(2019, 7, 4, 17, 0, 0, 0, time.UTC)),
+		"c.mp4":  fixture.MOV(time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC)),
+	})
+	mtime := time.Date(2007, 3, 3, 12, 0, 0, 0, time.Local)
+	for _, n := range []string{"x.png", "y.jpeg", "c.mp4"} {
+		if err := os.Chtimes(filepath.Join(src, n), mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, rec := sortTree(t, []string{src}, dst, func(c *Config) { c.Dedup = false })
+	got := snapshot(t, dst)
+	for _, want := range []string{"2019/2019-07-04/x.jpg", "2007/2007-03-03/x.png", "2019/2019-07-04/y.JPG",
+		"2007/2007-03-03/y.jpeg", "2019/2019-07-04/c.MOV", "2007/2007-03-03/c.mp4"} {
+		if _, ok := got[want]; !ok {
+			t.Errorf("missing %s; library = %v", want, keys(got))
+		}
+	}
+	for _, n := range []string{"x.png", "y.jpeg", "c.mp4"} {
+		if ev := eventFor(t, rec, filepath.Join(src, n)); ev.DateSource != "mtime" || ev.DateTag != "File:ModifyDate" {
+			t.Errorf("%s: recorded as dated by %s %q, want its own mtime", n, ev.DateSource, ev.DateTag)
+		}
+	}
+}
+
+// The undated video of a Live Photo does take its still's date, and its
+// record says the date is the still's.
+func TestLivePhotoVideoRecordNamesTheStillsDate(t *testing.T) {
+	root := t.TempDir()
+	src, dst := filepath.Join(root, "card"), filepath.Join(root, "lib")
+	tree(t, src, map[string][]byte{
+		"IMG_1.JPG": photo(2019, 7, 4, 15, "still"),
+		"IMG_1.MOV": fixture.MOV(time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC)), // mvhd 0: no date of its own
+	})
+	_, rec := sortTree(t, []string{src}, dst)
+	got := snapshot(t, dst)
+	if _, ok := got["2019/2019-07-04/IMG_1.MOV"]; !ok {
+		t.Fatalf("the video did not follow its still; library = %v", keys(got))
+	}
+	if ev := eventFor(t, rec, filepath.Join(src, "IMG_1.MOV")); ev.DateTag != "IMG_1.JPG ExifIFD:DateTimeOriginal" {
+		t.Errorf("video recorded with date tag %q, want the still's named", ev.DateTag)
+	}
+	if ev := eventFor(t, rec, filepath.Join(src, "IMG_1.JPG")); ev.DateTag != "ExifIFD:DateTimeOriginal" {
+		t.Errorf("still recorded with date tag %q", ev.DateTag)
+	}
+}

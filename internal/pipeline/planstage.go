@@ -413,6 +413,7 @@ func (r *Run) resolveDir(dir string, batch []planned, w opWriter) error {
 		for i, c := range op.Companions {
 			cp := p
 			cp.Src, cp.Size, cp.ModTime, cp.Companions, cp.Present = c.Src, c.Size, p.Companions[i].ModTime, nil, false
+			cp.Tag = companionTag(p.Src, c.Src, p.Tag)
 			if err := r.putOp(full, cp, c.Action, c.Name, op.Renamed, w); err != nil {
 				return err
 			}
