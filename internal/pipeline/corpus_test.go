@@ -9,15 +9,6 @@ import (
 	"shoebox/internal/fixture"
 )
 
-// Dates in the corpus that live where shoebox does not read, by ExifTool
-// tag: the file still sorts (by file name or mtime), just not by that date.
-var unreadTags = map[string]string{
-	"H264:DateTimeOriginal":     "AVCHD: the date is in H.264 SEI data inside the stream",
-	"Matroska:DateTimeOriginal": "Matroska is not parsed",
-	"DV:DateTimeOriginal":       "raw DV: the date is in the frame stream",
-	"SigmaRaw:DateTimeOriginal": "Sigma X3F is not parsed",
-}
-
 // TestCorpusLandsInExifToolsDateFolder sorts the real camera corpus and
 // checks every photo and video that ExifTool dates lands in that day's folder.
 func TestCorpusLandsInExifToolsDateFolder(t *testing.T) {
@@ -25,29 +16,31 @@ func TestCorpusLandsInExifToolsDateFolder(t *testing.T) {
 	dst := filepath.Join(t.TempDir(), "lib")
 	srcs := []string{filepath.Join(corpus, "digicam"), filepath.Join(corpus, "exif-samples"), filepath.Join(corpus, "exiftool-images")}
 	sum, rec := sortTree(t, srcs, dst, func(c *Config) { c.Dedup = false })
-	landed := map[string]string{} // source path → destination path
+	landed := map[string]Event{} // source path → its transfer
 	for _, ev := range rec.events {
 		if ev.Type == "op" && (ev.Outcome == OutTransferred || ev.Outcome == OutRenamed) {
-			landed[ev.Src] = ev.Dst
+			landed[ev.Src] = ev
 		}
 	}
 	var total, agree int
 	perExt := map[string][2]int{}
 	for _, e := range fixture.LoadTruth(t, filepath.Join(corpus, "truth-exiftool.json")) {
 		src := filepath.Join(corpus, e.Str("SourceFile"))
-		dstPath, sorted := landed[src]
+		ev, sorted := landed[src]
 		tag, want := e.CaptureDate()
-		if !sorted || tag == "" || len(want) < 10 || strings.HasPrefix(want, "0000") {
-			continue // not media to shoebox, or no date to compare
+		if tag == "" {
+			continue // ExifTool finds no capture date either
 		}
-		if why, ok := unreadTags[tag]; ok {
-			t.Logf("not compared %s: %s", e.Str("SourceFile"), why)
+		if !sorted {
+			t.Logf("not sorted by shoebox (not media, or a sidecar): %s, ExifTool %s=%s", e.Str("SourceFile"), tag, want)
 			continue
 		}
 		ext := strings.ToLower(filepath.Ext(src))
 		if ext == ".xmp" || ext == ".aae" || ext == ".json" {
-			continue // a sidecar files under its photo's date, whatever its own says
+			t.Logf("not compared: %s is a sidecar, filed under its photo's date whatever its own says", e.Str("SourceFile"))
+			continue
 		}
+		dstPath := ev.Dst
 		wantDir := strings.ReplaceAll(want[:4]+"/"+want[:10], ":", "-")
 		gotDir := filepath.ToSlash(filepath.Dir(rel(dst, dstPath)))
 		c := perExt[ext]
@@ -57,7 +50,7 @@ func TestCorpusLandsInExifToolsDateFolder(t *testing.T) {
 			agree++
 			c[0]++
 		} else {
-			t.Logf("MISS %s: ExifTool %s=%s, landed in %s", e.Str("SourceFile"), tag, want, gotDir)
+			t.Logf("MISS %s: ExifTool %s=%s, landed in %s by %s %s (%s)", e.Str("SourceFile"), tag, want, gotDir, ev.DateSource, ev.DateTag, ev.Reason)
 		}
 		perExt[ext] = c
 	}
@@ -65,12 +58,12 @@ func TestCorpusLandsInExifToolsDateFolder(t *testing.T) {
 	if total < 100 {
 		t.Fatalf("only %d dated media files compared; the corpus looks incomplete", total)
 	}
-	if float64(agree) < 0.99*float64(total) {
-		t.Errorf("%d/%d in the right folder, want at least 99%%", agree, total)
+	if float64(agree) < 0.995*float64(total) {
+		t.Errorf("%d/%d in the right folder, want at least 99.5%%", agree, total)
 	}
-	for _, ext := range []string{".jpg", ".jpeg", ".heic"} {
-		if c := perExt[ext]; c[0] != c[1] {
-			t.Errorf("%s: %d/%d in the right folder, want all", ext, c[0], c[1])
+	for ext, c := range perExt {
+		if c[1] > 3 && c[0] != c[1] {
+			t.Errorf("%s: %d/%d in the right folder, want all (a format with more than 3 files)", ext, c[0], c[1])
 		}
 	}
 	if sum.Failed != 0 {
