@@ -51,6 +51,8 @@ func (p *parse) readJPEG(start int64) bool {
 			p.readAPP1(off+4, length-2)
 		case 0xEC:
 			p.readAPP12(off+4, length-2)
+		case 0xED:
+			p.readAPP13(off+4, length-2)
 		}
 		off += 2 + length
 	}

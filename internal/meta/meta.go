@@ -44,9 +44,22 @@ const (
 	SourceSidecar
 	SourceFilename
 	SourceModTime
+	SourceIPTC      // IPTC-IIM DateCreated/DigitalCreationDate (JPEG APP13, TIFF)
+	SourceContainer // a video container's own date: Matroska, ASF, AVCHD H.264, DV
+	SourcePNG       // PNG's own chunks: tIME, tEXt "Creation Time", date:create
 )
 
-var sourceNames = [...]string{"none", "exif", "quicktime", "xmp", "sidecar", "filename", "mtime"}
+var sourceNames = [...]string{"none", "exif", "quicktime", "xmp", "sidecar", "filename", "mtime", "iptc", "container", "png"}
+
+// FromFile reports whether a date was read from a file's own content (or
+// its sidecar's), rather than guessed from its name or modification time.
+func (s Source) FromFile() bool {
+	switch s {
+	case SourceNone, SourceFilename, SourceModTime:
+		return false
+	}
+	return true
+}
 
 func (s Source) String() string {
 	if int(s) < len(sourceNames) {

@@ -17,9 +17,12 @@ const (
 	rankXMPOriginal
 	rankXMPCreate
 	rankXMPDateCreated
-	rankModify // IFD0 ModifyDate (DateTime): the last edit, so after every capture field
-	rankKeys   // QuickTime Keys com.apple.quicktime.creationdate
-	rankMvhd   // QuickTime mvhd creation time
+	rankIPTCCreated // IPTC DateCreated + TimeCreated
+	rankIPTCDigital // IPTC DigitalCreationDate + DigitalCreationTime
+	rankPNGCreated  // PNG "Creation Time", "date:create"
+	rankModify      // IFD0 ModifyDate (DateTime): the last edit, so after every capture field
+	rankKeys        // QuickTime Keys com.apple.quicktime.creationdate
+	rankMvhd        // QuickTime mvhd creation time; Matroska DateUTC, ASF CreationDate (UTC container times)
 	numRanks
 )
 
@@ -38,6 +41,15 @@ const (
 	tagRIFF         = "RIFF:DateTimeOriginal"
 	tagNikonAVI     = "Nikon:DateTimeOriginal"
 	tagPNGCreation  = "PNG:CreationTime"
+	tagPNGDate      = "PNG:DateCreate" // ImageMagick's date:create
+	tagPNGTime      = "PNG:ModifyDate" // the tIME chunk: last modification
+	tagIPTCCreated  = "IPTC:DateCreated"
+	tagIPTCDigital  = "IPTC:DigitalCreationDate"
+	tagMatroska     = "Matroska:DateTimeOriginal"
+	tagASF          = "ASF:CreationDate"
+	tagH264         = "H264:DateTimeOriginal"
+	tagDV           = "DV:DateTimeOriginal"
+	tagX3F          = "SigmaRaw:DateTimeOriginal"
 	tagReconyx      = "Reconyx:DateTimeOriginal"
 	tagCasio        = "Casio:DateTimeOriginal"
 	tagPictureInfo  = "PictureInfo:DateTimeOriginal"
@@ -107,6 +119,16 @@ func (p *parse) offer(rk rank, d Date, raw []byte) (kept bool) {
 	p.best[rk] = d
 	p.bestAt[rk] = p.explain(d, raw, "")
 	return true
+}
+
+// dated reports whether some field has given a usable date.
+func (p *parse) dated() bool {
+	for _, h := range p.have {
+		if h {
+			return true
+		}
+	}
+	return false
 }
 
 // reject records a field whose text is not a usable date.

@@ -63,6 +63,9 @@ func (p *parse) sniff(h []byte) string {
 		return ""
 	case h[0] == 0xFF && h[1] == 0xD8 && h[2] == 0xFF:
 		p.readJPEG(0)
+		if !p.dated() {
+			p.readAFCP()
+		}
 		if p.ext == "thm" {
 			return "thm"
 		}
@@ -128,11 +131,13 @@ func (p *parse) sniffOther(h []byte) string {
 	case string(h[:4]) == "\x00\x00\x01\xba" || string(h[:4]) == "\x00\x00\x01\xb3":
 		return "mpg"
 	case string(h[:4]) == "\x1a\x45\xdf\xa3":
+		p.readMatroska()
 		if p.ext == "webm" {
 			return "webm"
 		}
 		return "mkv"
 	case string(h[:4]) == "\x30\x26\xb2\x75":
+		p.readASF()
 		return "wmv"
 	case string(h[:3]) == "FLV":
 		return "flv"

@@ -211,6 +211,10 @@ func (t *tiff) useIFD0(e entry) {
 		if b := t.value(e, maxXMPBytes); b != nil {
 			t.p.readXMP(b)
 		}
+	case tagIPTCNAA:
+		t.p.readIPTC(t.value(e, maxIPTCBytes))
+	case tagPhotoshopIRB:
+		t.p.readIRB(t.value(e, maxIPTCBytes))
 	}
 }
 

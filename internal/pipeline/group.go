@@ -238,13 +238,7 @@ func apart(a, b meta.Date) time.Duration {
 	return d.Abs()
 }
 
-func fromHeader(d meta.Date) bool {
-	switch d.Source {
-	case meta.SourceEXIF, meta.SourceQuickTime, meta.SourceXMP, meta.SourceSidecar:
-		return true
-	}
-	return false
-}
+func fromHeader(d meta.Date) bool { return d.Source.FromFile() }
 
 // companionTag says where a companion's date came from: the file it
 // follows ("IMG_1.JPG ExifIFD:DateTimeOriginal"), or its own field when

@@ -1,0 +1,145 @@
+package meta
+
+import "encoding/binary"
+
+// IPTC-IIM dates, as Photo Mechanic, Photoshop and newsroom tools write
+// them: record 2, DateCreated (2:55, "CCYYMMDD") with TimeCreated (2:60,
+// "HHMMSS±HHMM"), and DigitalCreationDate/Time (2:62, 2:63). They live in
+// a JPEG's APP13 "Photoshop 3.0" image resources (block 0x0404) and in
+// TIFF tag 0x83BB (or the Photoshop resources of tag 0x8649).
+
+const (
+	maxIRBBlocks    = 64
+	maxIPTCRecords  = 256
+	maxIPTCBytes    = 64 << 10
+	irbIPTC         = 0x0404
+	tagIPTCNAA      = 0x83BB
+	tagPhotoshopIRB = 0x8649
+)
+
+var photoshopHeader = []byte("Photoshop 3.0\x00")
+
+// readAPP13 reads the Photoshop image resources of a JPEG APP13 segment.
+func (p *parse) readAPP13(at, n int64) {
+	hl := int64(len(photoshopHeader))
+	if n <= hl || !hasPrefix(p.in.at(at, len(photoshopHeader)), photoshopHeader) {
+		return
+	}
+	p.readIRB(p.in.at(at+hl, int(min(n-hl, maxIPTCBytes))))
+}
+
+// readIRB walks Photoshop image resource blocks ("8BIM", id, padded
+// Pascal name, size, data padded to even) for the IPTC block.
+func (p *parse) readIRB(b []byte) {
+	for i := 0; i < maxIRBBlocks && len(b) >= 12 && string(b[:4]) == "8BIM"; i++ {
+		id := binary.BigEndian.Uint16(b[4:])
+		sizeAt := 6 + (int(b[6])+2)&^1 // the name's length byte and text, padded to even
+		if sizeAt+4 > len(b) {
+			return
+		}
+		size := int64(binary.BigEndian.Uint32(b[sizeAt:]))
+		data := int64(sizeAt + 4)
+		if size > int64(len(b))-data {
+			return
+		}
+		if id == irbIPTC {
+			p.readIPTC(b[data : data+size])
+		}
+		next := data + size + size&1
+		if next >= int64(len(b)) {
+			return
+		}
+		b = b[next:]
+	}
+}
+
+// readIPTC reads IPTC-IIM datasets (0x1C, record, dataset, length, value)
+// and offers the creation dates of record 2.
+func (p *parse) readIPTC(b []byte) {
+	var date, clock, digDate, digClock []byte
+	for i := 0; i < maxIPTCRecords && len(b) >= 5 && b[0] == 0x1C; i++ {
+		rec, ds := b[1], b[2]
+		n, hdr := int64(binary.BigEndian.Uint16(b[3:])), int64(5)
+		if n&0x8000 != 0 { // extended dataset: the next n&0x7fff bytes hold the length
+			k := n & 0x7fff
+			if k > 4 || int64(len(b)) < 5+k {
+				return
+			}
+			n = 0
+			for _, c := range b[5 : 5+k] {
+				n = n<<8 | int64(c)
+			}
+			hdr += k
+		}
+		if n > int64(len(b))-hdr {
+			return
+		}
+		v := b[hdr : hdr+n]
+		if rec == 2 {
+			switch ds {
+			case 55:
+				date = v
+			case 60:
+				clock = v
+			case 62:
+				digDate = v
+			case 63:
+				digClock = v
+			}
+		}
+		b = b[hdr+n:]
+	}
+	p.offerIPTC(rankIPTCCreated, tagIPTCCreated, date, clock)
+	p.offerIPTC(rankIPTCDigital, tagIPTCDigital, digDate, digClock)
+}
+
+// offerIPTC joins an IPTC date ("CCYYMMDD") and time ("HHMMSS±HHMM",
+// optional) into "CCYY:MM:DD HH:MM:SS±HH:MM" and offers it.
+func (p *parse) offerIPTC(rk rank, tag string, date, clock []byte) {
+	date = trimText(date)
+	if len(date) == 0 {
+		return
+	}
+	if len(date) != 8 {
+		p.reject(tag, SourceIPTC, date, badSyntax)
+		return
+	}
+	var buf [25]byte
+	t := append(buf[:0], date[:4]...)
+	t = append(append(append(append(t, ':'), date[4:6]...), ':'), date[6:8]...)
+	if c := trimText(clock); len(c) >= 6 {
+		t = append(append(append(append(append(append(t, ' '), c[:2]...), ':'), c[2:4]...), ':'), c[4:6]...)
+		if len(c) == 11 && (c[6] == '+' || c[6] == '-') {
+			t = append(append(append(t, c[6:9]...), ':'), c[9:11]...)
+		}
+	}
+	p.offerText(rk, SourceIPTC, tag, t, nil, nil)
+}
+
+// maxAFCPEntries bounds an AFCP directory.
+const maxAFCPEntries = 16
+
+// readAFCP reads the IPTC of an AXS File Concatenation Protocol trailer
+// (newsroom tools append it to a JPEG): the file ends with "AXS!" or
+// "AXS*", the header's offset and four zero bytes; the header lists
+// entries (tag, size, absolute offset). It costs one read at the file's
+// end, so it is only done when the JPEG's own segments carried no date.
+func (p *parse) readAFCP() {
+	tail := p.in.at(p.in.size-12, 12)
+	if tail == nil || (string(tail[:4]) != "AXS!" && string(tail[:4]) != "AXS*") {
+		return
+	}
+	at := int64(binary.BigEndian.Uint32(tail[4:]))
+	h := p.in.at(at, 12)
+	if h == nil || string(h[:3]) != "AXS" {
+		return
+	}
+	n := int(binary.BigEndian.Uint16(h[6:]))
+	dir := p.in.at(at+12, min(n, maxAFCPEntries)*12)
+	for i := 0; i+12 <= len(dir); i += 12 {
+		if string(dir[i:i+4]) == "IPTC" {
+			size, off := binary.BigEndian.Uint32(dir[i+4:]), binary.BigEndian.Uint32(dir[i+8:])
+			p.readIPTC(p.in.at(int64(off), int(min(size, maxIPTCBytes))))
+		}
+	}
+}
