@@ -111,3 +111,68 @@ func gpsSeeds() [][]byte {
 // jpegTIFFAt is where the TIFF block starts in a fixture JPEG: after SOI,
 // the APP1 marker and length, and "Exif\x00\x00".
 const jpegTIFFAt = 2 + 4 + 6
+
+// addGenSeeds adds the generated files whose name ends in one of exts.
+func addGenSeeds(f *testing.F, exts ...string) {
+	paths, _ := filepath.Glob(filepath.Join("testdata", "gen", "*.*"))
+	for _, p := range paths {
+		for _, ext := range exts {
+			if filepath.Ext(p) == ext {
+				if data, err := os.ReadFile(p); err == nil {
+					f.Add(data)
+				}
+			}
+		}
+	}
+}
+
+// fuzzReader runs read over data as the whole file, and checks the result
+// is bounded.
+func fuzzReader(t *testing.T, r *Reader, name string, data []byte, read func(p *parse)) {
+	p := r.newParse(name, &input{head: data, size: int64(len(data))}, fixedMtime)
+	read(p)
+	info := p.finish()
+	if info.Date.IsZero() || len(info.Candidates) > maxCandidates {
+		t.Fatalf("date %+v, %d candidates", info.Date, len(info.Candidates))
+	}
+}
+
+func FuzzPNG(f *testing.F) {
+	addGenSeeds(f, ".png")
+	f.Add(pngWith(pngChunk("zTXt", append([]byte("Creation Time\x00\x00"), zlibBytes("Thu, 04 Jul 2019 15:30:00 +0200")...))))
+	f.Add(pngWith(pngChunk("tIME", []byte{0x07, 0xE3, 7, 4, 15, 30, 0})))
+	r := NewReader(Options{Explain: true})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzReader(t, r, "a.png", data, func(p *parse) { p.readPNG() })
+	})
+}
+
+func FuzzIPTC(f *testing.F) {
+	addGenSeeds(f, ".jpg", ".tif")
+	f.Add([]byte("8BIM\x04\x04\x00\x00\x00\x00\x00\x1a\x1c\x02\x37\x00\x0820190704\x1c\x02\x3c\x00\x0b153000+0200"))
+	r := NewReader(Options{Explain: true})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzReader(t, r, "a.jpg", data, func(p *parse) {
+			p.readJPEG(0)
+			p.readAFCP()
+			p.readIRB(data)
+			p.readIPTC(data)
+		})
+	})
+}
+
+func FuzzMatroska(f *testing.F) {
+	addGenSeeds(f, ".mkv", ".webm")
+	r := NewReader(Options{Explain: true, VideoTZ: time.UTC})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzReader(t, r, "a.mkv", data, func(p *parse) { p.readMatroska() })
+	})
+}
+
+func FuzzASF(f *testing.F) {
+	addGenSeeds(f, ".wmv", ".wma")
+	r := NewReader(Options{Explain: true, VideoTZ: time.UTC})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzReader(t, r, "a.wmv", data, func(p *parse) { p.readASF() })
+	})
+}

@@ -28,39 +28,41 @@ const (
 
 // Tags reported in Date.Tag.
 const (
-	tagDTO          = "ExifIFD:DateTimeOriginal"
-	tagCreate       = "ExifIFD:CreateDate"
-	tagModify       = "IFD0:ModifyDate"
-	tagIFD0DTO      = "IFD0:DateTimeOriginal"
-	tagXMPDTO       = "XMP-exif:DateTimeOriginal"
-	tagXMPCreate    = "XMP-xmp:CreateDate"
-	tagXMPCreated   = "XMP-photoshop:DateCreated"
-	tagKeys         = "Keys:CreationDate"
-	tagMvhd         = "QuickTime:CreateDate"
-	tagCIFF         = "CanonRaw:DateTimeOriginal"
-	tagRIFF         = "RIFF:DateTimeOriginal"
-	tagNikonAVI     = "Nikon:DateTimeOriginal"
-	tagPNGCreation  = "PNG:CreationTime"
-	tagPNGDate      = "PNG:DateCreate" // ImageMagick's date:create
-	tagPNGTime      = "PNG:ModifyDate" // the tIME chunk: last modification
-	tagIPTCCreated  = "IPTC:DateCreated"
-	tagIPTCDigital  = "IPTC:DigitalCreationDate"
-	tagMatroska     = "Matroska:DateTimeOriginal"
-	tagASF          = "ASF:CreationDate"
-	tagH264         = "H264:DateTimeOriginal"
-	tagDV           = "DV:DateTimeOriginal"
-	tagX3F          = "SigmaRaw:DateTimeOriginal"
-	tagReconyx      = "Reconyx:DateTimeOriginal"
-	tagCasio        = "Casio:DateTimeOriginal"
-	tagPictureInfo  = "PictureInfo:DateTimeOriginal"
-	tagCIFFJPEG     = "CIFF:DateTimeOriginal"
-	tagFilename     = "Filename"
-	tagModTime      = "File:ModifyDate"
-	noteUsed        = "used"
-	noteLower       = "lower precedence than the date used"
-	noteDuplicate   = "same field seen earlier in the file"
-	maxCandidates   = 64
-	maxStringLength = 256
+	tagDTO           = "ExifIFD:DateTimeOriginal"
+	tagCreate        = "ExifIFD:CreateDate"
+	tagModify        = "IFD0:ModifyDate"
+	tagIFD0DTO       = "IFD0:DateTimeOriginal"
+	tagXMPDTO        = "XMP-exif:DateTimeOriginal"
+	tagXMPCreate     = "XMP-xmp:CreateDate"
+	tagXMPCreated    = "XMP-photoshop:DateCreated"
+	tagKeys          = "Keys:CreationDate"
+	tagMvhd          = "QuickTime:CreateDate"
+	tagCIFF          = "CanonRaw:DateTimeOriginal"
+	tagRIFF          = "RIFF:DateTimeOriginal"
+	tagNikonAVI      = "Nikon:DateTimeOriginal"
+	tagPNGCreation   = "PNG:CreationTime"
+	tagPNGDate       = "PNG:Datecreate" // ImageMagick's date:create
+	tagPNGExifDTO    = "PNG:ExifDateTimeOriginal"
+	tagPNGExifCreate = "PNG:ExifDateTimeDigitized"
+	tagPNGTime       = "PNG:ModifyDate" // the tIME chunk: last modification
+	tagIPTCCreated   = "IPTC:DateCreated"
+	tagIPTCDigital   = "IPTC:DigitalCreationDate"
+	tagMatroska      = "Matroska:DateTimeOriginal"
+	tagASF           = "ASF:CreationDate"
+	tagH264          = "H264:DateTimeOriginal"
+	tagDV            = "DV:DateTimeOriginal"
+	tagX3F           = "SigmaRaw:DateTimeOriginal"
+	tagReconyx       = "Reconyx:DateTimeOriginal"
+	tagCasio         = "Casio:DateTimeOriginal"
+	tagPictureInfo   = "PictureInfo:DateTimeOriginal"
+	tagCIFFJPEG      = "CIFF:DateTimeOriginal"
+	tagFilename      = "Filename"
+	tagModTime       = "File:ModifyDate"
+	noteUsed         = "used"
+	noteLower        = "lower precedence than the date used"
+	noteDuplicate    = "same field seen earlier in the file"
+	maxCandidates    = 64
+	maxStringLength  = 256
 )
 
 // parse is the state of reading one file.

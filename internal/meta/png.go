@@ -2,15 +2,32 @@ package meta
 
 import (
 	"bytes"
+	"compress/zlib"
 	"encoding/binary"
+	"io"
 	"time"
 )
 
-const maxPNGChunks = 256
+const (
+	maxPNGChunks = 256
+	// maxInflated bounds what one compressed text chunk may inflate to:
+	// a zlib bomb stops there.
+	maxInflated = maxXMPBytes
+)
 
-var xmpKeyword = []byte("XML:com.adobe.xmp\x00")
+var (
+	xmpKeyword      = []byte("XML:com.adobe.xmp")
+	creationKeyword = []byte("Creation Time")
+	dateKeyword     = []byte("date:create")
+	rawProfileExif  = []byte("Raw profile type exif")
+	rawProfileAPP1  = []byte("Raw profile type APP1")
+	// ImageMagick copies EXIF fields into tEXt as "exif:<name>".
+	magickDTO     = []byte("exif:DateTimeOriginal")
+	magickCreated = []byte("exif:DateTimeDigitized")
+)
 
-// readPNG walks PNG chunks for eXIf, XMP (iTXt) and the tEXt "Creation Time".
+// readPNG walks PNG chunks for eXIf, the text chunks (tEXt, zTXt, iTXt)
+// that carry dates, XMP or ImageMagick's hex-encoded EXIF, and tIME.
 // Image data chunks are skipped by their length, never read.
 func (p *parse) readPNG() {
 	off := int64(len(pngMagic))
@@ -24,8 +41,10 @@ func (p *parse) readPNG() {
 		switch typ {
 		case "eXIf":
 			p.readTIFF(data, false)
-		case "iTXt", "tEXt":
+		case "iTXt", "tEXt", "zTXt":
 			p.readPNGText(typ, p.in.at(data, int(min(size, maxXMPBytes))))
+		case "tIME":
+			p.readPNGTime(p.in.at(data, 7))
 		case "IEND":
 			return
 		}
@@ -33,28 +52,195 @@ func (p *parse) readPNG() {
 	}
 }
 
+// readPNGText splits a text chunk into keyword and text, inflating
+// compressed text, and reads the keywords that carry a date.
 func (p *parse) readPNGText(typ string, b []byte) {
+	kw, text, ok := pngTextOf(typ, b)
+	if !ok {
+		return
+	}
 	switch {
-	case b == nil:
-	case typ == "iTXt" && bytes.HasPrefix(b, xmpKeyword):
-		rest := b[len(xmpKeyword):]
-		if len(rest) >= 2 && rest[0] == 0 { // uncompressed only
-			p.readXMP(rest)
-		}
-	case typ == "tEXt" && bytes.HasPrefix(b, []byte("Creation Time\x00")):
-		p.readPNGCreation(b[len("Creation Time\x00"):])
+	case bytes.Equal(kw, xmpKeyword):
+		p.readXMP(text)
+	case bytes.Equal(kw, creationKeyword):
+		p.readPNGCreation(tagPNGCreation, text)
+	case bytes.Equal(kw, dateKeyword):
+		p.readPNGCreation(tagPNGDate, text)
+	case bytes.Equal(kw, rawProfileExif) || bytes.Equal(kw, rawProfileAPP1):
+		p.readRawProfile(text)
+	case bytes.Equal(kw, magickDTO):
+		p.offerText(rankOriginal, SourcePNG, tagPNGExifDTO, text, nil, nil)
+	case bytes.Equal(kw, magickCreated):
+		p.offerText(rankDigitized, SourcePNG, tagPNGExifCreate, text, nil, nil)
 	}
 }
 
-// readPNGCreation reads the free-form "Creation Time": RFC 1123 by the spec,
+// pngTextOf returns a text chunk's keyword and (inflated) text. Only the
+// keywords read above are inflated.
+func pngTextOf(typ string, b []byte) (kw, text []byte, ok bool) {
+	i := bytes.IndexByte(b, 0)
+	if i <= 0 {
+		return nil, nil, false
+	}
+	kw, rest := b[:i], b[i+1:]
+	if !wantedKeyword(kw) {
+		return nil, nil, false
+	}
+	switch typ {
+	case "tEXt":
+		return kw, rest, true
+	case "zTXt": // compression method, zlib stream
+		if len(rest) < 1 || rest[0] != 0 {
+			return nil, nil, false
+		}
+		text, ok = inflate(rest[1:])
+		return kw, text, ok
+	}
+	// iTXt: compression flag and method, language tag, translated keyword, text
+	if len(rest) < 2 {
+		return nil, nil, false
+	}
+	flag, method, rest := rest[0], rest[1], rest[2:]
+	for n := 0; n < 2; n++ {
+		j := bytes.IndexByte(rest, 0)
+		if j < 0 {
+			return nil, nil, false
+		}
+		rest = rest[j+1:]
+	}
+	if flag == 0 {
+		return kw, rest, true
+	}
+	if method != 0 {
+		return nil, nil, false
+	}
+	text, ok = inflate(rest)
+	return kw, text, ok
+}
+
+func wantedKeyword(kw []byte) bool {
+	for _, w := range [...][]byte{xmpKeyword, creationKeyword, dateKeyword, rawProfileExif, rawProfileAPP1, magickDTO, magickCreated} {
+		if bytes.Equal(kw, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// inflate decompresses a zlib stream, keeping at most maxInflated bytes;
+// a damaged stream yields what came out before the damage.
+func inflate(b []byte) ([]byte, bool) {
+	zr, err := zlib.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, false
+	}
+	defer zr.Close()
+	var out bytes.Buffer
+	_, _ = io.Copy(&out, io.LimitReader(zr, maxInflated))
+	return out.Bytes(), out.Len() > 0
+}
+
+// readPNGCreation reads a free-form creation time: RFC 1123 by the PNG
+// spec for "Creation Time", ISO 8601 from ImageMagick's date:create,
 // EXIF style in practice.
-func (p *parse) readPNGCreation(v []byte) {
+func (p *parse) readPNGCreation(tag string, v []byte) {
+	v = trimText(v)
 	for _, layout := range []string{time.RFC1123, time.RFC1123Z, "2 Jan 2006 15:04:05 -0700"} {
-		if t, err := time.Parse(layout, string(trimText(v))); err == nil {
+		if t, err := time.Parse(layout, string(v)); err == nil {
 			_, off := t.Zone()
-			p.offer(rankXMPDateCreated, Date{Wall: wallOf(t), Offset: off, HasOffset: true, Source: SourceXMP, Tag: tagPNGCreation}, v)
+			p.offer(rankPNGCreated, Date{Wall: wallOf(t), Offset: off, HasOffset: true, Source: SourcePNG, Tag: tag}, v)
 			return
 		}
 	}
-	p.offerText(rankXMPDateCreated, SourceXMP, tagPNGCreation, v, nil, nil)
+	p.offerText(rankPNGCreated, SourcePNG, tag, v, nil, nil)
+}
+
+// readPNGTime reads tIME, the image's last modification in UTC: ranked
+// like EXIF ModifyDate, below every capture field.
+func (p *parse) readPNGTime(b []byte) {
+	if b == nil {
+		return
+	}
+	y := int(binary.BigEndian.Uint16(b))
+	c := clock{y: y, mo: int(b[2]), d: int(b[3]), h: int(b[4]), mi: int(b[5]), s: int(b[6]), hasOff: true}
+	raw := []byte(nil)
+	if p.r.opt.Explain {
+		raw = fmtClock(c)
+	}
+	if reason := c.check(p.maxYear); reason != "" {
+		p.reject(tagPNGTime, SourcePNG, raw, reason)
+		return
+	}
+	p.offer(rankModify, Date{Wall: c.wall(), HasOffset: true, Source: SourcePNG, Tag: tagPNGTime}, raw)
+}
+
+// fmtClock writes c as "YYYY:MM:DD HH:MM:SS" for explain.
+func fmtClock(c clock) []byte {
+	return []byte(time.Date(c.y, time.Month(c.mo), c.d, c.h, c.mi, c.s, 0, time.UTC).Format("2006:01:02 15:04:05"))
+}
+
+// readRawProfile reads ImageMagick's hex-encoded profile text
+// ("\nexif\n    1234\n4578696600…"): the bytes are "Exif\0\0" and a TIFF
+// block (an APP1 profile starts the same way), read from memory.
+func (p *parse) readRawProfile(text []byte) {
+	data := decodeRawProfile(text)
+	if data == nil {
+		return
+	}
+	tiffAt := int64(0)
+	if hasPrefix(data, exifHeader) {
+		tiffAt = int64(len(exifHeader))
+	}
+	saved := p.in
+	p.in = &input{head: data, size: int64(len(data))}
+	p.readTIFF(tiffAt, false)
+	p.in = saved
+}
+
+// decodeRawProfile turns the profile text into bytes: a name line, a
+// decimal length, then hex digits broken into lines. At most maxBlockBytes.
+func decodeRawProfile(text []byte) []byte {
+	fields := bytes.Fields(text[:min(len(text), 256)])
+	if len(fields) < 3 {
+		return nil
+	}
+	n := 0
+	for _, c := range fields[1] {
+		if !isDigit(c) || n > maxBlockBytes {
+			return nil
+		}
+		n = n*10 + int(c-'0')
+	}
+	start := bytes.Index(text, fields[1]) + len(fields[1])
+	out := make([]byte, 0, min(n, maxBlockBytes, len(text)/2)) // never more than the text can hold
+	var hi byte
+	half := false
+	for _, c := range text[start:] {
+		if len(out) == cap(out) {
+			break
+		}
+		v, ok := hexValue(c)
+		if !ok {
+			continue
+		}
+		if half {
+			out = append(out, hi<<4|v)
+		} else {
+			hi = v
+		}
+		half = !half
+	}
+	return out
+}
+
+func hexValue(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }

@@ -138,6 +138,9 @@ func (p *parse) sniffOther(h []byte) string {
 		return "mkv"
 	case string(h[:4]) == "\x30\x26\xb2\x75":
 		p.readASF()
+		if p.ext == "wma" { // audio only: not for a photo library
+			return "wma"
+		}
 		return "wmv"
 	case string(h[:3]) == "FLV":
 		return "flv"
