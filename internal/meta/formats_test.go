@@ -171,3 +171,142 @@ func TestPNGTextChunks(t *testing.T) {
 		t.Errorf("compressed iTXt XMP: %+v", info.Date)
 	}
 }
+
+// buildTS writes an AVCHD-like transport stream: a PAT packet, then the
+// video PES whose first NAL is an SEI with Sony's MDPM (time zone byte,
+// BCD date and time), cut over two TS packets. stride is 188 (TS) or 192
+// (M2TS, with a 4-byte time code before each packet).
+func buildTS(stride int, tz byte, ymd, hms [4]byte) []byte {
+	sei := []byte{0, 0, 0, 1, 0x06, 0x05, 0x40}
+	sei = append(sei, mdpmUUID...)
+	sei = append(sei, "MDPM"...)
+	sei = append(sei, 3, 0x18, tz, ymd[0], ymd[1], ymd[2], 0x19, ymd[3], hms[0], hms[1], hms[2], 0x70, 0, 0, 3, 0)
+	pes := append([]byte{0, 0, 1, 0xE0, 0, 0, 0x80, 0x80, 5, 0x21, 0, 1, 0, 1}, bytes.Repeat([]byte{0xAA}, 170)...)
+	pes = append(pes, sei...) // the SEI straddles the first two video packets
+	var out []byte
+	packet := func(pid int, start bool, payload []byte) {
+		pkt := make([]byte, 188)
+		for i := range pkt {
+			pkt[i] = 0xFF
+		}
+		pkt[0], pkt[1], pkt[2], pkt[3] = 0x47, byte(pid>>8), byte(pid), 0x10
+		if start {
+			pkt[1] |= 0x40
+		}
+		copy(pkt[4:], payload)
+		if stride == 192 {
+			out = append(out, 0, 0, 0, 0)
+		}
+		out = append(out, pkt...)
+	}
+	packet(0, true, []byte{0, 0, 0xB0, 0x0D})
+	packet(0x1011, true, pes[:184])
+	packet(0x1100, true, []byte{0, 0, 1, 0xC0}) // audio between the video packets
+	packet(0x1011, false, pes[184:])
+	return out
+}
+
+func TestAVCHDDateFromMDPM(t *testing.T) {
+	r := NewReader(Options{Explain: true})
+	for _, c := range []struct {
+		name     string
+		data     []byte
+		want     string
+		offset   int
+		hasOffst bool
+	}{
+		{"a.mts", buildTS(188, 0x02, [4]byte{0x20, 0x08, 0x12, 0x31}, [4]byte{0x23, 0x16, 0x24}), "2008-12-31 23:16:24", 3600, true},
+		{"a.m2ts", buildTS(192, 0x25, [4]byte{0x20, 0x19, 0x07, 0x04}, [4]byte{0x15, 0x30, 0x00}), "2019-07-04 15:30:00", -(2*3600 + 1800), true},
+		{"b.mts", buildTS(188, 0xFF, [4]byte{0x20, 0x15, 0x01, 0x02}, [4]byte{0x03, 0x04, 0x05}), "2015-01-02 03:04:05", 0, false},
+	} {
+		info := r.Bytes(c.name, c.data, fixedMtime)
+		got := info.Date.Wall.Format(time.DateTime)
+		if info.Format != "mts" || got != c.want || info.Date.Tag != tagH264 || info.Date.HasOffset != c.hasOffst || info.Date.Offset != c.offset {
+			t.Errorf("%s: %s %s %s offset %d/%v; candidates %+v", c.name, info.Format, got, info.Date.Tag, info.Date.Offset, info.Date.HasOffset, info.Candidates)
+		}
+		for _, v := range damaged(c.data) {
+			if d := r.Bytes(c.name, v, fixedMtime); d.Date.IsZero() {
+				t.Fatalf("%s damaged: no date", c.name)
+			}
+		}
+	}
+	bad := buildTS(188, 0x02, [4]byte{0x20, 0x08, 0x1A, 0x31}, [4]byte{0x23, 0x16, 0x24}) // month "1A" is not BCD
+	if info := r.Bytes("c.mts", bad, fixedMtime); info.Date.Source != SourceModTime || !hasRejection(info.Candidates, tagH264) {
+		t.Errorf("non-BCD month: %+v", info)
+	}
+}
+
+// buildX3F writes a Sigma X3F v2 skeleton: header, a PROP section whose
+// TIME is unix (UTF-16 properties), optionally a JPEG preview section,
+// and the section directory the last four bytes point to.
+func buildX3F(unix string, preview []byte) []byte {
+	out := append([]byte("FOVb"), 0, 0, 2, 0)
+	out = append(out, make([]byte, 56)...)
+	utf16 := func(s string) []byte {
+		var b []byte
+		for _, c := range s + "\x00" {
+			b = append(b, byte(c), 0)
+		}
+		return b
+	}
+	names := []string{"CAMMANUF", "SIGMA", "CAMMODEL", "SD9", "TIME", unix}
+	var chars []byte
+	var table []byte
+	for i := 0; i < len(names); i += 2 {
+		table = binary.LittleEndian.AppendUint32(table, uint32(len(chars)/2))
+		chars = append(chars, utf16(names[i])...)
+		table = binary.LittleEndian.AppendUint32(table, uint32(len(chars)/2))
+		chars = append(chars, utf16(names[i+1])...)
+	}
+	prop := append([]byte("SECp"), 0, 0, 2, 0)
+	prop = binary.LittleEndian.AppendUint32(prop, uint32(len(names)/2))
+	prop = binary.LittleEndian.AppendUint32(prop, 0)
+	prop = binary.LittleEndian.AppendUint32(prop, 0)
+	prop = binary.LittleEndian.AppendUint32(prop, uint32(len(chars)/2))
+	prop = append(append(prop, table...), chars...)
+	type section struct {
+		typ       string
+		off, size int
+	}
+	secs := []section{{"PROP", len(out), len(prop)}}
+	out = append(out, prop...)
+	if preview != nil {
+		ima := append([]byte("SECi"), 0, 0, 2, 0, 2, 0, 0, 0, 18, 0, 0, 0)
+		ima = append(append(ima, make([]byte, 12)...), preview...)
+		secs = append(secs, section{"IMA2", len(out), len(ima)})
+		out = append(out, ima...)
+	}
+	dirAt := len(out)
+	out = append(append(out, "SECd"...), 0, 0, 2, 0)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(secs)))
+	for _, s := range secs {
+		out = binary.LittleEndian.AppendUint32(out, uint32(s.off))
+		out = binary.LittleEndian.AppendUint32(out, uint32(s.size))
+		out = append(out, s.typ...)
+	}
+	return binary.LittleEndian.AppendUint32(out, uint32(dirAt))
+}
+
+func TestSigmaX3FDates(t *testing.T) {
+	r := NewReader(Options{Explain: true})
+	// TIME is the camera's clock as Unix seconds: 2004-07-04 15:30:00.
+	info := r.Bytes("a.x3f", buildX3F("1088955000", nil), fixedMtime)
+	if got := info.Date.Wall.Format(time.DateTime); got != "2004-07-04 15:30:00" || info.Date.Tag != tagX3F || info.Make != "SIGMA" || info.Model != "SD9" {
+		t.Errorf("PROP TIME: %s %s %q %q; %+v", got, info.Date.Tag, info.Make, info.Model, info.Candidates)
+	}
+	// A JPEG preview's EXIF DateTimeOriginal wins over PROP TIME.
+	jpeg := buildJPEG(buildTIFF(nil, []exifTag{{tagDTOriginal, "2009:11:28 13:05:20"}}), 0)
+	data := buildX3F("1088955000", jpeg)
+	info = r.Bytes("b.x3f", data, fixedMtime)
+	if got := info.Date.Wall.Format(time.DateTime); info.Format != "x3f" || got != "2009-11-28 13:05:20" || info.Date.Tag != tagDTO {
+		t.Errorf("preview EXIF: %s %s %s", info.Format, got, info.Date.Tag)
+	}
+	if info = r.Bytes("c.x3f", buildX3F("12x", nil), fixedMtime); info.Date.Source != SourceModTime || !hasRejection(info.Candidates, tagX3F) {
+		t.Errorf("bad TIME: %+v", info)
+	}
+	for _, v := range damaged(data) {
+		if d := r.Bytes("b.x3f", v, fixedMtime); d.Date.IsZero() {
+			t.Fatal("damaged x3f: no date")
+		}
+	}
+}

@@ -176,3 +176,19 @@ func FuzzASF(f *testing.F) {
 		fuzzReader(t, r, "a.wmv", data, func(p *parse) { p.readASF() })
 	})
 }
+
+func FuzzStreams(f *testing.F) {
+	addGenSeeds(f, ".dv")
+	f.Add(buildTS(188, 0x02, [4]byte{0x20, 0x08, 0x12, 0x31}, [4]byte{0x23, 0x16, 0x24}))
+	f.Add(buildTS(192, 0x25, [4]byte{0x20, 0x19, 0x07, 0x04}, [4]byte{0x15, 0x30, 0x00}))
+	f.Add(buildX3F("1088955000", buildJPEG(buildTIFF(nil, []exifTag{{tagDTOriginal, "2009:11:28 13:05:20"}}), 0)))
+	r := NewReader(Options{Explain: true})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzReader(t, r, "a.mts", data, func(p *parse) {
+			p.readMTS(188, 0)
+			p.readMTS(192, 4)
+			p.readDV()
+			p.readX3F()
+		})
+	})
+}

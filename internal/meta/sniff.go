@@ -125,9 +125,17 @@ func (p *parse) sniffOther(h []byte) string {
 	case bytes.HasPrefix(t, []byte("{")) && p.ext == "json":
 		return "json"
 	case h[0] == 0x47 && p.byteAt(188) == 0x47:
+		p.readMTS(188, 0)
 		return "mts"
 	case p.byteAt(4) == 0x47 && p.byteAt(196) == 0x47:
+		p.readMTS(192, 4)
 		return "mts"
+	case string(h[:3]) == "\x1f\x07\x00" && (h[3] == 0x3f || h[3] == 0xbf):
+		p.readDV()
+		return "dv"
+	case string(h[:4]) == "FOVb":
+		p.readX3F()
+		return "x3f"
 	case string(h[:4]) == "\x00\x00\x01\xba" || string(h[:4]) == "\x00\x00\x01\xb3":
 		return "mpg"
 	case string(h[:4]) == "\x1a\x45\xdf\xa3":

@@ -5,7 +5,7 @@
 # The tests read the committed files; they never run this script.
 set -eu
 cd "$(dirname "$0")"
-rm -f ./*.png ./*.jpg ./*.tif ./*.mkv ./*.webm ./*.wmv ./*.wma truth-exiftool.json
+rm -f ./*.png ./*.jpg ./*.tif ./*.mkv ./*.webm ./*.wmv ./*.wma ./*.dv truth-exiftool.json
 et() { exiftool -q -overwrite_original "$@"; }
 nodate="-define png:exclude-chunk=date,tIME"
 
@@ -77,5 +77,17 @@ ffmpeg $clip -c:v wmv1 -metadata creation_time=2004-10-28T17:23:34Z -y asf-dated
 ffmpeg -hide_banner -loglevel error -f lavfi -i sine=duration=0.2 -c:a wmav2 -metadata creation_time=2009-09-09T09:09:09Z -y asf-audio.wma
 ffmpeg $clip -c:v wmv2 -y asf-nodate.wmv
 
-exiftool -json -G1 -a ./*.png ./*.jpg ./*.tif ./*.mkv ./*.webm ./*.wmv ./*.wma > truth-exiftool.json
+# DV ------------------------------------------------------------------
+# ffmpeg's DV muxer writes creation_time into the VAUX recording date and
+# time packs of every frame; the first 60 DIF blocks (4800 bytes) of one
+# frame hold them, so the files are cut there to stay small.
+ffmpeg -hide_banner -loglevel error -f lavfi -i testsrc=size=720x576:rate=25 -t 0.04 -c:v dvvideo -pix_fmt yuv420p \
+	-metadata creation_time=2010-02-16T21:36:28Z -f dv -y frame.dv
+head -c 4800 frame.dv > dv-pal.dv
+ffmpeg -hide_banner -loglevel error -f lavfi -i testsrc=size=720x480:rate=30000/1001 -t 0.04 -c:v dvvideo -pix_fmt yuv411p \
+	-metadata creation_time=1999-12-31T23:59:59Z -f dv -y frame.dv
+head -c 4800 frame.dv > dv-ntsc.dv
+rm -f frame.dv
+
+exiftool -json -G1 -a ./*.png ./*.jpg ./*.tif ./*.mkv ./*.webm ./*.wmv ./*.wma ./*.dv > truth-exiftool.json
 ls -l
