@@ -8,15 +8,19 @@
 //
 //  1. EXIF DateTimeOriginal (+SubSecTimeOriginal, +OffsetTimeOriginal); for
 //     formats without EXIF, their equivalent: CanonRaw (CRW) time stamp,
-//     AVI IDIT, Nikon AVI nctg.
+//     AVI IDIT, Nikon AVI nctg, AVCHD H.264 SEI MDPM, DV VAUX recording
+//     date, ImageMagick's PNG tEXt exif:DateTimeOriginal.
 //  2. EXIF CreateDate/DateTimeDigitized (+SubSecTimeDigitized, +OffsetTimeDigitized).
-//  3. A maker's own capture date in a JPEG without EXIF dates: Reconyx
-//     maker note, Casio QVCI, Olympus "[picture info]", CIFF in APP0.
+//  3. A maker's own capture date in a file without EXIF dates: Reconyx
+//     maker note, Casio QVCI, Olympus "[picture info]", CIFF in APP0,
+//     Sigma X3F PROP TIME.
 //  4. XMP exif:DateTimeOriginal, then xmp:CreateDate, then
-//     photoshop:DateCreated (PNG "Creation Time" ranks with the last).
-//  5. IFD0 ModifyDate/DateTime (+SubSecTime, +OffsetTime).
+//     photoshop:DateCreated; then IPTC DateCreated+TimeCreated, IPTC
+//     DigitalCreationDate+Time; then PNG "Creation Time" and date:create.
+//  5. IFD0 ModifyDate/DateTime (+SubSecTime, +OffsetTime); PNG tIME.
 //  6. QuickTime Keys com.apple.quicktime.creationdate (local time with offset).
-//  7. QuickTime mvhd creation time (see below).
+//  7. UTC container times: QuickTime mvhd creation time (see below),
+//     Matroska/WebM DateUTC, ASF/WMV Creation Date.
 //  8. A date in the file name (FilenameDate), then the mtime from the scan.
 //
 // This puts XMP ahead of IFD0 ModifyDate, against the first draft of the
@@ -26,7 +30,9 @@
 //
 // Dates that cannot be real are rejected and the next field is tried: zero
 // dates, month 0 or 13, day 0 or past the month's end (Feb 30), hour 24+,
-// minute or second 60+, years before 1900 or after next year. Each rejection
+// minute or second 60+, years before 1900 or after next year, and the zero
+// of a clock that was never set: 1904-, 1970- or 1980-01-01 00:00:00, any
+// mvhd time in 1904, a Matroska or ASF time within a day of its epoch. Each rejection
 // is kept as a Candidate with its reason when Options.Explain is set.
 // SubSec is a decimal fraction: "031" is 31 ms, "91" is 910 ms.
 //

@@ -310,7 +310,7 @@ func TestKindAndSourceNames(t *testing.T) {
 	if KindVideo.String() != "video" || KindSidecar.String() != "sidecar" || KindOther.String() != "other" || KindPhoto.String() != "photo" {
 		t.Error("kind names")
 	}
-	want := []string{"none", "exif", "quicktime", "xmp", "sidecar", "filename", "mtime"}
+	want := []string{"none", "exif", "quicktime", "xmp", "sidecar", "filename", "mtime", "iptc", "container", "png"}
 	for i, w := range want {
 		if Source(i).String() != w {
 			t.Errorf("Source(%d) = %s, want %s", i, Source(i), w)
