@@ -89,8 +89,13 @@ func (p *parse) readIPTC(b []byte) {
 		}
 		b = b[hdr+n:]
 	}
-	p.offerIPTC(rankIPTCCreated, tagIPTCCreated, date, clock)
-	p.offerIPTC(rankIPTCDigital, tagIPTCDigital, digDate, digClock)
+	// One rank for both (a rank costs every file's parse state): the
+	// digitisation date only stands in when there is no creation date.
+	if len(trimText(date)) > 0 {
+		p.offerIPTC(rankIPTC, tagIPTCCreated, date, clock)
+	} else {
+		p.offerIPTC(rankIPTC, tagIPTCDigital, digDate, digClock)
+	}
 }
 
 // offerIPTC joins an IPTC date ("CCYYMMDD") and time ("HHMMSS±HHMM",

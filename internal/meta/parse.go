@@ -17,12 +17,10 @@ const (
 	rankXMPOriginal
 	rankXMPCreate
 	rankXMPDateCreated
-	rankIPTCCreated // IPTC DateCreated + TimeCreated
-	rankIPTCDigital // IPTC DigitalCreationDate + DigitalCreationTime
-	rankPNGCreated  // PNG "Creation Time", "date:create"
-	rankModify      // IFD0 ModifyDate (DateTime): the last edit, so after every capture field
-	rankKeys        // QuickTime Keys com.apple.quicktime.creationdate
-	rankMvhd        // QuickTime mvhd creation time; Matroska DateUTC, ASF CreationDate (UTC container times)
+	rankIPTC   // IPTC DateCreated + TimeCreated, else DigitalCreationDate + Time; PNG "Creation Time", date:create
+	rankModify // IFD0 ModifyDate (DateTime): the last edit, so after every capture field
+	rankKeys   // QuickTime Keys com.apple.quicktime.creationdate
+	rankMvhd   // QuickTime mvhd creation time; Matroska DateUTC, ASF CreationDate (UTC container times)
 	numRanks
 )
 

@@ -148,11 +148,11 @@ func (p *parse) readPNGCreation(tag string, v []byte) {
 	for _, layout := range []string{time.RFC1123, time.RFC1123Z, "2 Jan 2006 15:04:05 -0700"} {
 		if t, err := time.Parse(layout, string(v)); err == nil {
 			_, off := t.Zone()
-			p.offer(rankPNGCreated, Date{Wall: wallOf(t), Offset: off, HasOffset: true, Source: SourcePNG, Tag: tag}, v)
+			p.offer(rankIPTC, Date{Wall: wallOf(t), Offset: off, HasOffset: true, Source: SourcePNG, Tag: tag}, v)
 			return
 		}
 	}
-	p.offerText(rankPNGCreated, SourcePNG, tag, v, nil, nil)
+	p.offerText(rankIPTC, SourcePNG, tag, v, nil, nil)
 }
 
 // readPNGTime reads tIME, the image's last modification in UTC: ranked
