@@ -122,6 +122,9 @@ type Reader struct {
 	opt  Options
 	head []byte
 	now  func() time.Time
+	// state is the one file being parsed, reused so that reading a file
+	// allocates no parse state (it grows with every date rank).
+	state parse
 }
 
 // Read budget and caps: hostile files must not make us read or allocate

@@ -83,7 +83,8 @@ type parse struct {
 }
 
 func (r *Reader) newParse(name string, in *input, mtime time.Time) *parse {
-	p := &parse{r: r, name: name, in: in, mtime: mtime, maxYear: r.now().Year() + 1}
+	r.state = parse{r: r, name: name, in: in, mtime: mtime, maxYear: r.now().Year() + 1}
+	p := &r.state
 	p.ext = lowerExt(name)
 	return p
 }
