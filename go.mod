@@ -7,6 +7,7 @@ require (
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.14.1
 	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/spf13/pflag v1.1.0
 	github.com/zeebo/blake3 v0.2.4
 	golang.org/x/net v0.63.0
 	golang.org/x/sys v0.50.0

@@ -13,8 +13,11 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/spf13/pflag"
+
 	"shoebox/internal/fsx"
 	"shoebox/internal/pipeline"
+	"shoebox/internal/spell"
 )
 
 // Exit codes, documented in the README and in `shoebox help`.
@@ -67,6 +70,16 @@ func dispatch(ctx context.Context, env Env, args []string) error {
 		fmt.Fprint(env.Stderr, mainHelp)
 		return exitError{ExitUsage}
 	}
+	err := runCommand(ctx, env, args)
+	if errors.Is(err, pflag.ErrHelp) {
+		// -h or --help anywhere among a command's arguments.
+		fmt.Fprint(env.Stdout, helps[args[0]])
+		return nil
+	}
+	return err
+}
+
+func runCommand(ctx context.Context, env Env, args []string) error {
 	switch args[0] {
 	case "sort":
 		return cmdSort(ctx, env, args[1:])
@@ -86,7 +99,18 @@ func dispatch(ctx context.Context, env Env, args []string) error {
 	case "help", "--help", "-help", "-h":
 		return cmdHelp(env, args[1:])
 	}
-	return usagef("unknown command %q (try: shoebox help)", args[0])
+	return usagef("unknown command %q%s (try: shoebox help)", args[0], suggestCommand(args[0]))
+}
+
+// commands are the names dispatch knows, for "did you mean".
+var commands = []string{"sort", "explain", "log", "undo", "index", "completion", "version", "help"}
+
+func suggestCommand(typed string) string {
+	best, dist := spell.Closest(strings.ToLower(typed), commands)
+	if best == "" || dist > 2 {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", best)
 }
 
 func report(env Env, err error) int {

@@ -1,72 +1,211 @@
 package cli
 
-import "fmt"
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
 
-const sortFlagWords = "--template --mode --workers --dry-run --dedup --delete-duplicates --verify --follow-links --hidden --unknown-dir --no-mtime --video-tz --tz --json --quiet --report --include --exclude --kind --ext --max-depth --min-size --max-size --since --until --help"
-const commandWords = "sort explain log undo index completion version help"
+	"shoebox/internal/layout"
+)
 
-var completions = map[string]string{
-	"bash": `_shoebox() {
-  local cur=${COMP_WORDS[COMP_CWORD]}
+// Completion scripts are generated from the help texts, the one place
+// where each command's flags are listed (a test checks that every flag a
+// command accepts is there), so a new flag completes without a second list
+// to keep in step.
+
+var commandNames = []string{"sort", "explain", "log", "undo", "index", "completion", "version", "help"}
+
+var flagPattern = regexp.MustCompile(`(?:^|[\s,\x60\[(])(--?[a-z][a-z-]*)`)
+
+// helpFlags lists the flags a help text names, long forms first, sorted.
+func helpFlags(text string) []string {
+	seen := map[string]bool{"--help": true}
+	flags := []string{"--help"}
+	for _, m := range flagPattern.FindAllStringSubmatch(text, -1) {
+		if f := m[1]; !seen[f] {
+			seen[f] = true
+			flags = append(flags, f)
+		}
+	}
+	sort.Strings(flags)
+	return flags
+}
+
+// flagValues are the words offered after a flag that takes one of a few.
+func flagValues() map[string][]string {
+	tokens := []string{DefaultTemplate, "{year}/{month}/{name}{ext}", "{year}/{date}/{name}{ext:lower}"}
+	for _, t := range layout.TokenNames() {
+		tokens = append(tokens, "{"+t+"}")
+	}
+	return map[string][]string{
+		"--mode":     {"copy", "move", "hardlink", "symlink", "reflink"},
+		"--dedup":    {"on", "off"},
+		"--kind":     {"photo", "video"},
+		"--template": tokens,
+		"-t":         tokens,
+	}
+}
+
+var shells = map[string]func() string{"bash": bashCompletion, "zsh": zshCompletion, "fish": fishCompletion, "powershell": powershellCompletion}
+
+func cmdCompletion(env Env, args []string) error {
+	args, err := parseFlags(newFlags("completion"), args)
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 {
+		return usagef("completion needs one shell: bash, zsh, fish or powershell")
+	}
+	gen, ok := shells[strings.ToLower(args[0])]
+	if !ok {
+		return usagef("no completion for shell %q: bash, zsh, fish or powershell", args[0])
+	}
+	fmt.Fprint(env.Stdout, gen())
+	return nil
+}
+
+// perCommand writes one case arm per command with its flags.
+func perCommand(arm func(cmd string, flags []string) string) string {
+	var b strings.Builder
+	for _, c := range commandNames {
+		if h, ok := helps[c]; ok {
+			b.WriteString(arm(c, helpFlags(h)))
+		}
+	}
+	return b.String()
+}
+
+func perValueFlag(arm func(flag string, values []string) string) string {
+	vals := flagValues()
+	keys := make([]string, 0, len(vals))
+	for k := range vals {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		b.WriteString(arm(k, vals[k]))
+	}
+	return b.String()
+}
+
+// quoteWords quotes a word for bash, zsh and fish single quotes.
+func quoteWords(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " ")
+}
+
+func bashCompletion() string {
+	return `_shoebox() {
+  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} words
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "` + commandWords + `" -- "$cur")); return
+    COMPREPLY=($(compgen -W "` + strings.Join(commandNames, " ") + `" -- "$cur")); return
   fi
-  case "${COMP_WORDS[COMP_CWORD-1]}" in
-    --mode) COMPREPLY=($(compgen -W "copy move hardlink symlink reflink" -- "$cur")); return;;
-    --dedup) COMPREPLY=($(compgen -W "on off" -- "$cur")); return;;
-  esac
+  case "$prev" in
+` + perValueFlag(func(f string, v []string) string {
+		return fmt.Sprintf("    %s) local IFS=$'\\n'; COMPREPLY=($(compgen -W \"$(printf '%%s\\n' %s)\" -- \"$cur\")); return;;\n", f, quoteWords(v))
+	}) + `  esac
   if [[ "$cur" == -* ]]; then
-    COMPREPLY=($(compgen -W "` + sortFlagWords + `" -- "$cur"))
+    case "${COMP_WORDS[1]}" in
+` + perCommand(func(c string, flags []string) string {
+		return fmt.Sprintf("      %s) words=%q;;\n", c, strings.Join(flags, " "))
+	}) + `    esac
+    COMPREPLY=($(compgen -W "$words" -- "$cur"))
   else
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
 complete -o filenames -F _shoebox shoebox
-`,
-	"zsh": `#compdef shoebox
+`
+}
+
+func zshCompletion() string {
+	return `#compdef shoebox
 _shoebox() {
   if (( CURRENT == 2 )); then
-    compadd ` + commandWords + `
-  elif [[ $words[CURRENT-1] == --mode ]]; then
-    compadd copy move hardlink symlink reflink
-  elif [[ $words[CURRENT-1] == --dedup ]]; then
-    compadd on off
-  elif [[ $words[CURRENT] == -* ]]; then
-    compadd -- ` + sortFlagWords + `
+    compadd ` + strings.Join(commandNames, " ") + `; return
+  fi
+  case $words[CURRENT-1] in
+` + perValueFlag(func(f string, v []string) string {
+		return fmt.Sprintf("    %s) compadd -Q -- %s; return;;\n", f, quoteWords(v))
+	}) + `  esac
+  if [[ $words[CURRENT] == -* ]]; then
+    case $words[2] in
+` + perCommand(func(c string, flags []string) string {
+		return fmt.Sprintf("      %s) compadd -- %s;;\n", c, strings.Join(flags, " "))
+	}) + `    esac
   else
     _files
   fi
 }
 compdef _shoebox shoebox
-`,
-	"fish": `complete -c shoebox -f -n '__fish_use_subcommand' -a '` + commandWords + `'
-complete -c shoebox -n '__fish_seen_subcommand_from sort' -l mode -x -a 'copy move hardlink symlink reflink'
-complete -c shoebox -n '__fish_seen_subcommand_from sort' -l dedup -x -a 'on off'
-complete -c shoebox -n '__fish_seen_subcommand_from sort' -l template -s t -r
-complete -c shoebox -n '__fish_seen_subcommand_from sort' -l workers -x
-complete -c shoebox -n '__fish_seen_subcommand_from sort' -l dry-run -s n
-complete -c shoebox -n '__fish_seen_subcommand_from sort' -l verify
-complete -c shoebox -n '__fish_seen_subcommand_from sort' -l delete-duplicates
-complete -c shoebox -n '__fish_seen_subcommand_from sort' -l follow-links
-complete -c shoebox -n '__fish_seen_subcommand_from sort' -l hidden
-complete -c shoebox -n '__fish_seen_subcommand_from sort' -l unknown-dir -r
-complete -c shoebox -n '__fish_seen_subcommand_from sort' -l no-mtime
-complete -c shoebox -n '__fish_seen_subcommand_from sort' -l video-tz -x
-complete -c shoebox -n '__fish_seen_subcommand_from sort explain' -l tz -x
-complete -c shoebox -n '__fish_seen_subcommand_from sort' -l json
-complete -c shoebox -n '__fish_seen_subcommand_from sort' -l quiet -s q
-complete -c shoebox -n '__fish_seen_subcommand_from sort' -l report -r
-`,
+`
 }
 
-func cmdCompletion(env Env, args []string) error {
-	if len(args) != 1 {
-		return usagef("completion needs one shell: bash, zsh or fish")
+func fishCompletion() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "complete -c shoebox -f -n '__fish_use_subcommand' -a '%s'\n", strings.Join(commandNames, " "))
+	vals := flagValues()
+	b.WriteString(perCommand(func(c string, flags []string) string {
+		var arm strings.Builder
+		for _, f := range flags {
+			if !strings.HasPrefix(f, "--") {
+				continue
+			}
+			fmt.Fprintf(&arm, "complete -c shoebox -n '__fish_seen_subcommand_from %s' -l %s", c, f[2:])
+			if v, ok := vals[f]; ok {
+				fmt.Fprintf(&arm, " -x -a %q", strings.Join(v, " "))
+			}
+			arm.WriteString("\n")
+		}
+		return arm.String()
+	}))
+	return b.String()
+}
+
+func powershellCompletion() string {
+	psList := func(words []string) string {
+		q := make([]string, len(words))
+		for i, w := range words {
+			q[i] = "'" + strings.ReplaceAll(w, "'", "''") + "'"
+		}
+		return "@(" + strings.Join(q, ", ") + ")"
 	}
-	script, ok := completions[args[0]]
-	if !ok {
-		return usagef("no completion for shell %q: bash, zsh or fish", args[0])
-	}
-	fmt.Fprint(env.Stdout, script)
-	return nil
+	var flags, values strings.Builder
+	perCommand(func(c string, fl []string) string {
+		fmt.Fprintf(&flags, "    '%s' = %s\n", c, psList(fl))
+		return ""
+	})
+	perValueFlag(func(f string, v []string) string {
+		fmt.Fprintf(&values, "    '%s' = %s\n", f, psList(v))
+		return ""
+	})
+	return `# shoebox completion for PowerShell: shoebox completion powershell | Out-String | Invoke-Expression
+Register-ArgumentCompleter -Native -CommandName shoebox, shoebox.exe -ScriptBlock {
+  param($wordToComplete, $commandAst, $cursorPosition)
+  $words = @($commandAst.CommandElements | ForEach-Object { $_.ToString() })
+  $commands = ` + psList(commandNames) + `
+  $flags = @{
+` + flags.String() + `  }
+  $values = @{
+` + values.String() + `  }
+  if ($words.Count -le 1 -or ($words.Count -eq 2 -and $wordToComplete -ne '')) {
+    $candidates = $commands
+  } elseif ($values.ContainsKey($words[-1]) -or ($wordToComplete -ne '' -and $words.Count -ge 2 -and $values.ContainsKey($words[-2]))) {
+    $prev = if ($wordToComplete -eq '') { $words[-1] } else { $words[-2] }
+    $candidates = $values[$prev]
+  } elseif ($wordToComplete.StartsWith('-') -and $flags.ContainsKey($words[1])) {
+    $candidates = $flags[$words[1]]
+  } else {
+    return
+  }
+  $candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object {
+    [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_)
+  }
+}
+`
 }

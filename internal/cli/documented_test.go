@@ -76,8 +76,6 @@ func mentions(lines []string, arg string) bool {
 	return false
 }
 
-var flagPattern = regexp.MustCompile(`(?:^|[\s,\x60\[(])(--?[a-z][a-z-]*)`)
-
 // documentedFlags lists each command's flags as its --help shows them, and
 // sort's flags as the README's table lists them.
 func documentedFlags(t *testing.T) map[string][]string {

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -15,7 +18,7 @@ func cmdExplain(env Env, args []string) error {
 	tz := fs.String("video-tz", "local", "")
 	camTZ := fs.String("tz", "", "")
 	hidden := fs.Bool("hidden", false, "")
-	files, err := parseInterspersed(fs, args)
+	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
@@ -33,9 +36,19 @@ func cmdExplain(env Env, args []string) error {
 	opt := meta.Options{Explain: true, VideoTZ: loc, PhotoTZ: photoTZ}
 	failed := false
 	for _, f := range files {
+		st, err := os.Stat(f)
+		if err == nil && st.IsDir() {
+			err = errors.New("this is a folder; explain reads files (shoebox explain FOLDER/*)")
+		}
+		if errors.Is(err, iofs.ErrNotExist) {
+			err = errors.New("no such file")
+		}
 		// The very decision sort makes, companions (sidecars, pairs,
 		// Takeout JSON) included: explain never tells another story.
-		d, err := pipeline.Decide(f, opt, *hidden)
+		var d pipeline.Decision
+		if err == nil {
+			d, err = pipeline.Decide(f, opt, *hidden)
+		}
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "shoebox: explain %q: %s\n", f, shown(sentence(err)))
 			failed = true

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"flag"
+	"github.com/spf13/pflag"
 	"strings"
 
 	"shoebox/internal/filter"
@@ -9,21 +9,15 @@ import (
 
 // filterFlags are sort's flags that narrow an import.
 type filterFlags struct {
-	include, exclude          repeated
+	include, exclude          []string
 	kind, ext, minSize, maxSz string
 	since, until              string
 	maxDepth                  int
 }
 
-// repeated collects every value of a flag given more than once.
-type repeated []string
-
-func (r *repeated) String() string     { return strings.Join(*r, ",") }
-func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
-
-func (f *filterFlags) register(fs *flag.FlagSet) {
-	fs.Var(&f.include, "include", "")
-	fs.Var(&f.exclude, "exclude", "")
+func (f *filterFlags) register(fs *pflag.FlagSet) {
+	fs.StringArrayVar(&f.include, "include", nil, "") // repeatable; a comma is part of a pattern
+	fs.StringArrayVar(&f.exclude, "exclude", nil, "")
 	fs.StringVar(&f.kind, "kind", "", "")
 	fs.StringVar(&f.ext, "ext", "", "")
 	fs.IntVar(&f.maxDepth, "max-depth", 0, "")

@@ -1,68 +1,82 @@
 package cli
 
 import (
-	"flag"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
+
+	"github.com/spf13/pflag"
+
+	"shoebox/internal/spell"
 )
 
+// Flags follow GNU conventions through spf13/pflag (the parser behind
+// cobra, kubectl and hugo): --flag value and --flag=value, bundled short
+// flags (-nq), flags anywhere among the operands, and "--" to end them.
+// pflag was chosen over the standard library's flag package, which takes
+// neither bundling nor flags after operands, and over cobra, whose command
+// tree, help and completion generators would replace help texts and
+// completions this project writes by hand and tests.
+
 // newFlags makes a FlagSet that reports errors instead of exiting.
-func newFlags(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+func newFlags(name string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	fs.SetInterspersed(true)
+	fs.SortFlags = false
 	return fs
 }
 
-// parseInterspersed lets flags stand anywhere among the operands, the way
-// people type them ("shoebox sort ~/card ~/Pictures --dry-run"); a lone
-// "--" ends flag parsing.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var flags, operands []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			operands = append(operands, args[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			operands = append(operands, a)
-			continue
-		}
-		flags = append(flags, a)
-		if takesValue(fs, a) && i+1 < len(args) {
-			i++
-			flags = append(flags, args[i])
-		}
+// parseFlags parses args and returns the operands. -h and --help come back
+// as pflag.ErrHelp; any other mistake as a usage error in our words, with
+// the closest flag suggested.
+func parseFlags(fs *pflag.FlagSet, args []string) ([]string, error) {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return fs.Args(), nil
+	case errors.Is(err, pflag.ErrHelp):
+		return nil, err
 	}
-	if err := fs.Parse(flags); err != nil {
-		if err == flag.ErrHelp {
-			return nil, err
-		}
-		return nil, usagef("%s", err)
-	}
-	return append(operands, fs.Args()...), nil
+	return nil, usagef("%s", flagMistake(fs, err))
 }
 
-// takesValue reports whether the flag a ("-x", "--x") needs the next argument.
-func takesValue(fs *flag.FlagSet, a string) bool {
-	name := strings.TrimLeft(a, "-")
-	if strings.Contains(name, "=") {
-		return false
+// flagMistake rewrites pflag's message as a sentence naming the flag as it
+// is spelt on the command line.
+func flagMistake(fs *pflag.FlagSet, err error) string {
+	var notExist *pflag.NotExistError
+	var needs *pflag.ValueRequiredError
+	var invalid *pflag.InvalidValueError
+	switch {
+	case errors.As(err, &notExist) && notExist.GetSpecifiedShortnames() != "":
+		return fmt.Sprintf("%s: unknown flag -%s; see shoebox %s --help", fs.Name(), notExist.GetSpecifiedName(), fs.Name())
+	case errors.As(err, &notExist):
+		return fmt.Sprintf("%s: unknown flag --%s%s", fs.Name(), notExist.GetSpecifiedName(), suggestFlag(fs, notExist.GetSpecifiedName()))
+	case errors.As(err, &needs):
+		return fmt.Sprintf("%s: --%s needs a value", fs.Name(), needs.GetFlag().Name)
+	case errors.As(err, &invalid):
+		return fmt.Sprintf("%s: --%s %q: %v", fs.Name(), invalid.GetFlag().Name, invalid.GetValue(), errors.Unwrap(invalid))
 	}
-	f := fs.Lookup(name)
-	if f == nil {
-		return false
+	return fmt.Sprintf("%s: %v", fs.Name(), err)
+}
+
+// suggestFlag names the defined flag closest to a mistyped one.
+func suggestFlag(fs *pflag.FlagSet, typed string) string {
+	var names []string
+	fs.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	best, dist := spell.Closest(strings.ToLower(strings.TrimLeft(typed, "-")), names)
+	if best == "" || dist > max(2, len(best)/3) {
+		return ""
 	}
-	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
-		return false
-	}
-	return true
+	return fmt.Sprintf("; did you mean --%s?", best)
 }
 
 // onOff is a flag that reads "on"/"off" (and true/false, yes/no).
 type onOff struct{ v *bool }
+
+func (o onOff) Type() string { return "on|off" }
 
 func (o onOff) String() string {
 	if o.v != nil && *o.v {

@@ -10,7 +10,7 @@ Usage:
   shoebox log DEST                   list the runs recorded in a library
   shoebox undo [--dry-run] [DEST]    reverse the last run into DEST (default: .)
   shoebox index DEST                 build or refresh the duplicate index of a library
-  shoebox completion bash|zsh|fish   print a shell completion script
+  shoebox completion SHELL          print a completion script (bash, zsh, fish, powershell)
   shoebox version                    print the version
   shoebox help [COMMAND]             show help for a command
 
@@ -136,8 +136,8 @@ var helps = map[string]string{
 	"explain":    explainHelp,
 	"log":        "Usage: shoebox log DEST\n\nLists the runs recorded in DEST/.shoebox/journal, newest last.\n",
 	"undo":       undoHelp,
-	"index":      "Usage: shoebox index DEST\n\nHashes every file in a library (reusing hashes of unchanged files) so later\nruns detect duplicates against it without re-reading it.\n",
-	"completion": "Usage: shoebox completion bash|zsh|fish\n\nPrints a completion script. For bash: source <(shoebox completion bash)\n",
+	"index":      "Usage: shoebox index [--workers N] DEST\n\nHashes every file in a library (reusing hashes of unchanged files) so later\nruns detect duplicates against it without re-reading it.\n\nFlags:\n      --workers N   files hashed at once (default 4)\n",
+	"completion": "Usage: shoebox completion bash|zsh|fish|powershell\n\nPrints a completion script that completes commands, each command's flags,\nmodes and template tokens. For bash: source <(shoebox completion bash);\nfor PowerShell: shoebox completion powershell | Out-String | Invoke-Expression\n",
 }
 
 func cmdHelp(env Env, args []string) error {

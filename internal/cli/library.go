@@ -2,7 +2,10 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -13,7 +16,7 @@ import (
 func cmdIndex(ctx context.Context, env Env, args []string) error {
 	fs := newFlags("index")
 	workers := fs.Int("workers", 4, "")
-	ops, err := parseInterspersed(fs, args)
+	ops, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
@@ -35,8 +38,15 @@ func cmdIndex(ctx context.Context, env Env, args []string) error {
 }
 
 func cmdLog(env Env, args []string) error {
+	args, err := parseFlags(newFlags("log"), args)
+	if err != nil {
+		return err
+	}
 	if len(args) != 1 {
 		return usagef("log needs one library folder: shoebox log DEST")
+	}
+	if err := requireFolder("log", args[0]); err != nil {
+		return err
 	}
 	runs, err := journal.List(filepath.Join(pipeline.StateDir(args[0]), "journal"))
 	if err != nil {
@@ -48,6 +58,20 @@ func cmdLog(env Env, args []string) error {
 	}
 	for _, r := range runs {
 		fmt.Fprintln(env.Stdout, shown(logLine(r)))
+	}
+	return nil
+}
+
+// requireFolder fails with a sentence when path is missing or not a folder.
+func requireFolder(cmd, path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s %q: no such folder", cmd, path)
+	case err != nil:
+		return fmt.Errorf("%s %q: %w", cmd, path, err)
+	case !st.IsDir():
+		return fmt.Errorf("%s %q: this is a file; give the library's folder", cmd, path)
 	}
 	return nil
 }

@@ -2,8 +2,8 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
+	"github.com/spf13/pflag"
 	iofs "io/fs"
 	"path/filepath"
 
@@ -21,7 +21,7 @@ var flagKeys = map[string]string{
 // files — the library's DEST/.shoebox/config.toml over the user's
 // ~/.config/shoebox/config.toml — so a library keeps its layout across runs
 // and machines. Flags on the command line always win.
-func applyConfig(env Env, fs *flag.FlagSet, f *sortFlags, dest string) error {
+func applyConfig(env Env, fs *pflag.FlagSet, f *sortFlags, dest string) error {
 	file, _, err := config.Load(dest)
 	switch {
 	case errors.Is(err, config.ErrInvalid):
@@ -35,7 +35,7 @@ func applyConfig(env Env, fs *flag.FlagSet, f *sortFlags, dest string) error {
 		return err
 	}
 	given := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { given[flagKeys[fl.Name]] = true })
+	fs.Visit(func(fl *pflag.Flag) { given[flagKeys[fl.Name]] = true })
 	set := func(key string, apply func()) {
 		if !given[key] {
 			apply()

@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"shoebox/internal/layout"
 	"shoebox/internal/pipeline"
@@ -27,13 +30,11 @@ type sortFlags struct {
 	filters                                      filterFlags
 }
 
-func (f *sortFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.template, "template", DefaultTemplate, "")
-	fs.StringVar(&f.template, "t", DefaultTemplate, "")
+func (f *sortFlags) register(fs *pflag.FlagSet) {
+	fs.StringVarP(&f.template, "template", "t", DefaultTemplate, "")
 	fs.StringVar(&f.mode, "mode", "copy", "")
 	fs.IntVar(&f.workers, "workers", 0, "") // 0: chosen from the storage under SRC and DEST
-	fs.BoolVar(&f.dryRun, "dry-run", false, "")
-	fs.BoolVar(&f.dryRun, "n", false, "")
+	fs.BoolVarP(&f.dryRun, "dry-run", "n", false, "")
 	f.dedup = true
 	fs.Var(onOff{&f.dedup}, "dedup", "")
 	fs.BoolVar(&f.verify, "verify", false, "")
@@ -45,8 +46,7 @@ func (f *sortFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.videoTZ, "video-tz", "local", "")
 	fs.StringVar(&f.tz, "tz", "", "")
 	fs.BoolVar(&f.jsonOut, "json", false, "")
-	fs.BoolVar(&f.quiet, "q", false, "")
-	fs.BoolVar(&f.quiet, "quiet", false, "")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "")
 	fs.StringVar(&f.report, "report", "", "")
 	f.filters.register(fs)
 }
@@ -55,15 +55,15 @@ func cmdSort(ctx context.Context, env Env, args []string) error {
 	var f sortFlags
 	fs := newFlags("sort")
 	f.register(fs)
-	operands, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
+	operands, err := parseFlags(fs, args)
+	if errors.Is(err, pflag.ErrHelp) {
 		fmt.Fprint(env.Stdout, sortHelp)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	fs.Visit(func(fl *flag.Flag) {
+	fs.Visit(func(fl *pflag.Flag) {
 		if fl.Name == "mode" {
 			f.modeFrom = "command line"
 		}
@@ -109,6 +109,9 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 	if err != nil {
 		return pipeline.Config{}, err
 	}
+	if err := checkUnknownDir(f.unknown); err != nil {
+		return pipeline.Config{}, err
+	}
 	unknown, reserved := layout.SafeSegment(f.unknown)
 	if reserved {
 		return pipeline.Config{}, usagef("--unknown-dir %q: that is a name shoebox keeps for its own files (its state folder %s and its temp files); pick another folder name", f.unknown, layout.StateDirName)
@@ -121,6 +124,22 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 		FollowLinks: f.follow, Hidden: f.hidden, VideoTZ: tz, DeleteDuplicates: f.deleteDups,
 		PhotoTZ: photoTZ,
 	}, nil
+}
+
+// checkUnknownDir refuses, as a bad template is refused, an unknown-date
+// folder that would not be one folder inside the library.
+func checkUnknownDir(d string) error {
+	switch {
+	case strings.TrimSpace(d) == "":
+		return usagef("--unknown-dir: give a folder name, such as unknown")
+	case filepath.IsAbs(d) || filepath.VolumeName(d) != "" || strings.HasPrefix(d, "/") || strings.HasPrefix(d, `\`):
+		return usagef("--unknown-dir %q: an absolute path; give a folder name inside the library, such as unknown", d)
+	case strings.ContainsAny(d, `/\`):
+		return usagef("--unknown-dir %q: give one folder name, without / or \\", d)
+	case d == "." || d == "..":
+		return usagef("--unknown-dir %q: give a folder name inside the library, such as unknown", d)
+	}
+	return nil
 }
 
 // cameraZone reads --tz, the zone the camera's clock was set to; unset

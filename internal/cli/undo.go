@@ -3,8 +3,8 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
+	"github.com/spf13/pflag"
 	"io"
 	"strings"
 
@@ -30,10 +30,9 @@ were left in place because they changed.
 func cmdUndo(ctx context.Context, env Env, args []string) error {
 	fs := newFlags("undo")
 	var dry bool
-	fs.BoolVar(&dry, "dry-run", false, "")
-	fs.BoolVar(&dry, "n", false, "")
-	operands, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
+	fs.BoolVarP(&dry, "dry-run", "n", false, "")
+	operands, err := parseFlags(fs, args)
+	if errors.Is(err, pflag.ErrHelp) {
 		fmt.Fprint(env.Stdout, undoHelp)
 		return nil
 	}

@@ -352,3 +352,6 @@ func closest(s string, candidates []string) string {
 	best, _ := spell.Closest(strings.ToLower(s), candidates)
 	return best
 }
+
+// TokenNames lists every template token's name, for completion and help.
+func TokenNames() []string { return append([]string(nil), tokenNames...) }
