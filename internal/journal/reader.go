@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"os"
 	"shoebox/internal/record"
+
+	"shoebox/internal/fsx"
 )
 
 // Errors a reader classifies with errors.Is.
@@ -39,7 +40,7 @@ type Summary struct {
 // the journal. An error from fn stops the read and is returned as is.
 func Read(path string, fn func(Entry) error) (Summary, error) {
 	sum := Summary{Path: path}
-	f, err := os.Open(path)
+	f, err := fsx.OpenRegular(path, false) // a named pipe here must not hang every later run
 	if err != nil {
 		return sum, fmt.Errorf("journal %q: %w", path, err)
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"shoebox/internal/fsx"
 )
 
 // closedFrame is the exact last frame of a journal whose writer closed it.
@@ -17,7 +19,7 @@ var closedFrame = appendFrame(nil, []byte{typeClosed})
 // reading only its last bytes. A run that ended cleanly has nothing to
 // recover, so a sort can skip reading its journal at start.
 func Closed(path string) (bool, error) {
-	f, err := os.Open(path)
+	f, err := fsx.OpenRegular(path, false) // a named pipe here must not hang every later run
 	if err != nil {
 		return false, fmt.Errorf("journal %q: %w", path, err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"shoebox/internal/fixture"
 	"shoebox/internal/fsx"
+	"shoebox/internal/transfer"
 )
 
 // swapForFIFO replaces the file at path by a named pipe with no writer: a
@@ -156,6 +157,17 @@ func TestFIFOSwappedInDuringTransferNeverBlocks(t *testing.T) {
 		mustFinish(t, victim, "sort", func() error { _, err := c.sortAll(); return err })
 		assertFailedOnly(t, c.rec, map[string][]string{victim: {"named pipe"}})
 		assertNoTemps(t, c.dst)
+	})
+	t.Run("hardlink between check and link", func(t *testing.T) {
+		c := newRelCase(t, threePhotos())
+		c.cfg.Mode = transfer.Hardlink
+		victim := filepath.Join(c.src, "IMG_1.JPG")
+		c.cfg.FS = &swapOnLstat{FS: fsx.OS, t: t, path: victim}
+		mustFinish(t, victim, "sort", func() error { _, err := c.sortAll(); return err })
+		assertFailedOnly(t, c.rec, map[string][]string{victim: {"changed"}})
+		if _, err := os.Lstat(filepath.Join(c.dst, day+"IMG_1.JPG")); err == nil {
+			t.Errorf("a link to the named pipe is in the library")
+		}
 	})
 	t.Run("before verification", func(t *testing.T) {
 		c := newRelCase(t, threePhotos())

@@ -201,7 +201,7 @@ func (r *run) openSource() (fsx.File, os.FileInfo, error) {
 		f.Close()
 		return nil, nil, fmt.Errorf("stat source: %w", err)
 	}
-	if !os.SameFile(scanned, info) {
+	if !sameFileUnchanged(scanned, info) {
 		f.Close()
 		return nil, nil, fmt.Errorf("source %w: replaced while being opened", ErrChanged)
 	}
@@ -240,6 +240,15 @@ func sourceErr(err error) error {
 		return fmt.Errorf("source missing (it vanished after the scan): %w", err)
 	}
 	return fmt.Errorf("open source: %w", err)
+}
+
+// sameFileUnchanged reports whether two stats show one regular file with
+// the same size and mtime. The inode number alone is not enough: a file
+// removed and replaced (by a named pipe, by another file) often gets the
+// freed inode number back at once.
+func sameFileUnchanged(a, b os.FileInfo) bool {
+	return os.SameFile(a, b) && a.Mode().IsRegular() && b.Mode().IsRegular() &&
+		a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
 // sameVersion reports whether two stats of a file show the same content

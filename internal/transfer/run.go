@@ -262,11 +262,29 @@ func (r *run) hardlink() error {
 	case err != nil:
 		return err
 	}
+	if err := r.checkLinked(info); err != nil {
+		return err
+	}
 	r.record("hardlink %s -> %s", r.op.Src, r.op.Dst)
 	r.res.Landed = true
 	r.res.Dev, r.res.Ino = fsx.DevIno(info)
 	r.e.markDirty(filepath.Dir(r.op.Dst))
 	return r.journalFinal(journal.Done, nil)
+}
+
+// checkLinked makes sure the new name is the very file that was checked:
+// a source replaced between the check and link(2) — by a named pipe, a
+// device, another file — would otherwise enter the library. The name was
+// created just now by this op, so removing it loses nothing.
+func (r *run) checkLinked(checked os.FileInfo) error {
+	now, err := r.e.fs.Lstat(r.op.Dst)
+	if err == nil && sameFileUnchanged(checked, now) {
+		return nil
+	}
+	if rmErr := r.e.fs.Remove(r.op.Dst); rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) {
+		return fmt.Errorf("source %w while being linked, and the new link could not be removed: %w", ErrChanged, rmErr)
+	}
+	return fmt.Errorf("source %w while being linked", ErrChanged)
 }
 
 // hardlinkTarget is the path to hard-link: the source itself, or, for a
@@ -285,7 +303,7 @@ func (r *run) hardlinkTarget(info os.FileInfo) (string, error) {
 	if err != nil {
 		return "", sourceErr(err)
 	}
-	if !os.SameFile(info, now) {
+	if !sameFileUnchanged(info, now) {
 		return "", fmt.Errorf("source %w: its link now points elsewhere", ErrChanged)
 	}
 	return resolved, nil
