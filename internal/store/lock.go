@@ -27,9 +27,24 @@ func Lock(dir string) (unlock func() error, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("lock %q: %w", path, err)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err := requireRealFolder(dir); err != nil {
+		return nil, err
+	}
+	// O_NOFOLLOW: a link planted at the lock's name is never followed to
+	// the file it names, which writing the pid would truncate.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("lock %q is a symbolic link: %w; remove it", path, ErrNotOurs)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("lock %q: %w", path, err)
+	}
+	if fi, err := f.Stat(); err != nil || checkLockFile(fi, path) != nil {
+		f.Close()
+		if err == nil {
+			err = checkLockFile(fi, path)
+		}
+		return nil, err
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		holder := readHolder(f)

@@ -108,3 +108,51 @@ func TestLockExclusiveAcrossProcesses(t *testing.T) {
 	}
 	unlock()
 }
+
+// A state folder or lock that is a symbolic link, or a big file at the
+// lock's name, is refused: following it would let shoebox truncate or
+// remove files that are not its own.
+func TestLockRefusesWhatIsNotOurs(t *testing.T) {
+	outside := t.TempDir()
+	photo := filepath.Join(outside, "photo.jpg")
+	content := []byte(strings.Repeat("jpeg bytes ", 100))
+	if err := os.WriteFile(photo, content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(outside, "run"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	linkedState := filepath.Join(t.TempDir(), ".shoebox")
+	if err := os.Symlink(outside, linkedState); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Lock(linkedState); !errors.Is(err, ErrNotOurs) {
+		t.Errorf("state folder that is a link: %v, want ErrNotOurs", err)
+	}
+
+	linkedLock := t.TempDir()
+	if err := os.Symlink(photo, filepath.Join(linkedLock, "lock")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Lock(linkedLock); !errors.Is(err, ErrNotOurs) {
+		t.Errorf("lock that is a link: %v, want ErrNotOurs", err)
+	}
+
+	bigLock := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bigLock, "lock"), content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Lock(bigLock); !errors.Is(err, ErrNotOurs) {
+		t.Errorf("a photo at the lock's name: %v, want ErrNotOurs", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(bigLock, "lock")); string(got) != string(content) {
+		t.Error("the file at the lock's name was changed")
+	}
+	if got, _ := os.ReadFile(photo); string(got) != string(content) {
+		t.Error("the photo behind the link was changed")
+	}
+	if _, err := os.Stat(filepath.Join(outside, "run")); err != nil {
+		t.Errorf("the folder behind the linked state folder was touched: %v", err)
+	}
+}

@@ -1,0 +1,41 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+// ErrNotOurs means a name shoebox keeps for its own state (the library's
+// .shoebox folder, its lock file) holds something shoebox did not make: a
+// symbolic link, which would have shoebox write, truncate or remove its
+// scratch stores inside the user's files elsewhere, or a file too big to be
+// a lock.
+var ErrNotOurs = errors.New("not shoebox's own")
+
+// requireRealFolder refuses a state folder that is a symbolic link or not a
+// folder: every store and scratch folder below it is removed and rebuilt
+// at will, which is only safe in a folder shoebox made.
+func requireRealFolder(dir string) error {
+	fi, err := os.Lstat(dir)
+	switch {
+	case err != nil:
+		return fmt.Errorf("state folder %q: %w", dir, err)
+	case fi.Mode()&os.ModeSymlink != 0:
+		return fmt.Errorf("state folder %q is a symbolic link: %w; shoebox keeps its state only in a real folder, so that clearing its scratch stores can never reach other files (remove the link)", dir, ErrNotOurs)
+	case !fi.IsDir():
+		return fmt.Errorf("state folder %q is not a folder: %w; move that file away", dir, ErrNotOurs)
+	}
+	return nil
+}
+
+// maxLockBytes is more than a pid and a newline ever take: a bigger file
+// at the lock's name is someone's data, never truncated.
+const maxLockBytes = 64
+
+func checkLockFile(fi os.FileInfo, path string) error {
+	if !fi.Mode().IsRegular() || fi.Size() > maxLockBytes {
+		return fmt.Errorf("lock %q holds %d bytes, more than a lock ever does: %w; move it away", path, fi.Size(), ErrNotOurs)
+	}
+	return nil
+}
