@@ -31,7 +31,9 @@ var hostileNames = []string{
 // byte — each shown as an escape instead.
 func TestHostileNamesAreEscapedInHumanOutput(t *testing.T) {
 	base := t.TempDir()
-	src, lib := filepath.Join(base, "card"), filepath.Join(base, "lib")
+	// The source folder sets the terminal's title (OSC): its name is in
+	// every path and in the command line that log shows.
+	src, lib := filepath.Join(base, "card\x1b]0;owned\x07"), filepath.Join(base, "lib")
 	for i, name := range hostileNames {
 		writeFile(t, filepath.Join(src, name), fixture.JPEG(fixture.EXIF{When: time.Date(2019, 7, 1+i, 12, 0, 0, 0, time.UTC), Comment: name}), 0o644)
 	}
@@ -51,7 +53,7 @@ func TestHostileNamesAreEscapedInHumanOutput(t *testing.T) {
 		all.WriteString(r.stdout + r.stderr)
 	}
 	out := all.String()
-	for _, want := range []string{`clear\x1b[2Jscreen.jpg`, `ret\rplanned`, `nl\nplanned`, `rtl\u202egpj.exe`, `csi\u009b31m.jpg`, `bad\xff\xfe.jpg`} {
+	for _, want := range []string{`card\x1b]0;owned\x07 `, `clear\x1b[2Jscreen.jpg`, `ret\rplanned`, `nl\nplanned`, `rtl\u202egpj.exe`, `csi\u009b31m.jpg`, `bad\xff\xfe.jpg`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks the escaped name %s", want)
 		}
