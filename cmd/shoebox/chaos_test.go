@@ -315,7 +315,7 @@ func runChaosCase(t *testing.T, c chaosCase, master *library, ref *chaosRef, xde
 			t.Logf("what each command said:\n%s", strings.Join(outputs, "\n"))
 		}
 	}()
-	out, ok := runKilled(t, c.sortKill, args...)
+	out, _, ok := runKilled(t, c.sortKill, args...)
 	outputs = append(outputs, "--- killed sort:\n"+out)
 	if !ok {
 		t.Fatal("killed sort exited unexpectedly")
@@ -349,11 +349,11 @@ func runChaosCase(t *testing.T, c chaosCase, master *library, ref *chaosRef, xde
 		t.Errorf("the second re-run changed the sources:\n%s", diff)
 	}
 
-	undoOut, ok := runKilled(t, c.undoKill, "undo", dest)
+	undoOut, killed, ok := runKilled(t, c.undoKill, "undo", dest)
 	if !ok {
 		t.Fatalf("killed undo exited unexpectedly\n%s", undoOut)
 	}
-	if !c.undoKill.never {
+	if killed { // else it finished before the kill was due
 		checkNothingLost(t, "after the killed undo", start, src, dest)
 		code, out := shoebox(t, nil, "undo", dest)
 		if code != 0 {
@@ -364,17 +364,18 @@ func runChaosCase(t *testing.T, c chaosCase, master *library, ref *chaosRef, xde
 	checkChaosUndone(t, start, src, dest, undoOut)
 }
 
-// runKilled runs the command and kills it as k says. ok is false when it
-// exited in a way no kill explains (a failure of its own).
-func runKilled(t *testing.T, k chaosKill, args ...string) (string, bool) {
+// runKilled runs the command and kills it as k says. killed says whether
+// it died; ok is false when it exited in a way no kill explains (a failure
+// of its own).
+func runKilled(t *testing.T, k chaosKill, args ...string) (out string, killed, ok bool) {
 	t.Helper()
 	if k.crashAt != "" {
 		code, out := shoebox(t, []string{envCrashAt + "=" + k.crashAt}, args...)
-		return out, code == crashExitCode || code == 0
+		return out, code == crashExitCode, code == crashExitCode || code == 0
 	}
 	cmd := command(nil, args...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -388,11 +389,11 @@ func runKilled(t *testing.T, k chaosKill, args ...string) (string, bool) {
 	}
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
-		t.Fatalf("%q: %v\n%s", args, err, out.String())
+		t.Fatalf("%q: %v\n%s", args, err, buf.String())
 	}
 	code := cmd.ProcessState.ExitCode()
-	killed := code == -1 && !k.never
-	return out.String(), code == 0 || killed
+	killed = code == -1 && !k.never
+	return buf.String(), killed, code == 0 || killed
 }
 
 // entry is one thing found in a tree: a file's content, a link's target
