@@ -399,24 +399,31 @@ func (r *Run) resolveDir(dir string, batch []planned, w opWriter) error {
 		}
 	}
 	for _, op := range plan.Resolve(full, existing, items, r.sameContent) {
+		// Companions go first and the photo last, as one group (they
+		// share its Seq) that the transfer stage runs in order: a kill
+		// can leave sidecars without their photo, which the same command
+		// then sends after them, but never a photo whose sidecars stay
+		// behind, which no later run would reunite with it.
 		p := batch[op.Item.Seq]
-		if p.Present {
+		if p.Present && op.Action != plan.SkipIdentical {
 			// Counted as already in the library by admit; its sidecars follow
 			// it only while it is still the identical file dedup found.
-			if op.Action != plan.SkipIdentical {
-				r.leaveCompanions(p, "its photo's copy in the library changed since it was compared: left in place")
-				continue
-			}
-		} else if err := r.putOp(full, p, op.Action, op.Name, op.Renamed, w); err != nil {
-			return err
+			r.leaveCompanions(p, "its photo's copy in the library changed since it was compared: left in place")
+			continue
 		}
 		for i, c := range op.Companions {
 			cp := p
 			cp.Src, cp.Size, cp.ModTime, cp.Companions, cp.Present = c.Src, c.Size, p.Companions[i].ModTime, nil, false
 			cp.Tag = companionTag(p.Src, c.Src, p.Tag)
-			if err := r.putOp(full, cp, c.Action, c.Name, op.Renamed, w); err != nil {
+			if err := r.putOp(full, cp, c.Action, c.Name, op.Renamed, true, w); err != nil {
 				return err
 			}
+		}
+		if p.Present {
+			continue
+		}
+		if err := r.putOp(full, p, op.Action, op.Name, op.Renamed, false, w); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -469,7 +476,7 @@ func (r *Run) nextCounter(dir string) (int, error) {
 }
 
 // putOp records a transfer for the transfer stage, or reports a skip.
-func (r *Run) putOp(dir string, p planned, action plan.Action, name string, renamed bool, w opWriter) error {
+func (r *Run) putOp(dir string, p planned, action plan.Action, name string, renamed, companion bool, w opWriter) error {
 	dst := filepath.Join(dir, name)
 	if action == plan.SkipIdentical {
 		r.sum.Identical++
@@ -478,7 +485,7 @@ func (r *Run) putOp(dir string, p planned, action plan.Action, name string, rena
 	}
 	r.nextOp++
 	var e enc
-	putOp(&e, opRecord{planned: p, Dst: dst, Renamed: renamed})
+	putOp(&e, opRecord{planned: p, Dst: dst, Renamed: renamed, Companion: companion})
 	return w.Put(seqKey(keyOp, r.nextOp), e.bytes())
 }
 

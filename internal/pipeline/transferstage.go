@@ -19,20 +19,23 @@ import (
 // opRecord is one resolved transfer, stored in destination-directory order.
 type opRecord struct {
 	planned
-	Dst     string
-	Renamed bool
+	Dst       string
+	Renamed   bool
+	Companion bool // a sidecar or pair half: it shares its photo's Seq and is stored just before it
 }
 
 func putOp(e *enc, o opRecord) {
 	putPlanned(e, o.planned)
 	e.s(o.Dst)
 	e.bool(o.Renamed)
+	e.bool(o.Companion)
 }
 
 func getOp(d *dec) opRecord {
 	o := opRecord{planned: getPlanned(d)}
 	o.Dst = d.s()
 	o.Renamed = d.bool()
+	o.Companion = d.bool()
 	return o
 }
 
@@ -56,28 +59,15 @@ func (r *Run) Transfer(ctx context.Context) error {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	r.stop = stop
-	jobs := make(chan opRecord, queueLen)
+	jobs := make(chan []opRecord, queueLen)
 	results := make(chan opResult, queueLen)
 	var wg sync.WaitGroup
 	for i := 0; i < r.cfg.Workers; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for o := range jobs {
-				if ctx.Err() != nil {
-					results <- opResult{op: o, skipped: true}
-					continue
-				}
-				// A file once started is finished (or discarded whole by the
-				// executor): stopping, for Ctrl-C or a full disk, happens
-				// between files.
-				res := r.exec.Do(context.WithoutCancel(ctx), r.transferOp(o))
-				if res.Err != nil {
-					// Decided here, not when the result is counted: by then
-					// every worker would have failed a queue's worth more.
-					r.stopFor(res.Err)
-				}
-				results <- opResult{op: o, res: res}
+			for group := range jobs {
+				r.transferGroup(ctx, group, results)
 			}
 		}()
 	}
@@ -85,19 +75,7 @@ func (r *Run) Transfer(ctx context.Context) error {
 	readErr := make(chan error, 1)
 	go func() {
 		defer close(jobs)
-		readErr <- r.st.Scan(keyOp, func(k, v []byte) error {
-			d := newDec(v)
-			o := getOp(d)
-			if d.Err() != nil {
-				return d.Err()
-			}
-			// Every op goes to a worker even once the run is stopping: the
-			// worker hands it back as not attempted, so each planned file
-			// is accounted for exactly once (a stop must not lose the
-			// count of the files it left undone).
-			jobs <- o
-			return nil
-		})
+		readErr <- r.readGroups(jobs)
 	}()
 	n, ferr := r.collect(results)
 	rerr := <-readErr
@@ -111,6 +89,62 @@ func (r *Run) Transfer(ctx context.Context) error {
 		err = r.st.DeletePrefix(keyOp)
 	}
 	return err
+}
+
+// readGroups sends the planned operations to the workers, a photo and
+// its companions (consecutive, one Seq) as one job. Every op goes to a
+// worker even once the run is stopping: the worker hands it back as not
+// attempted, so each planned file is accounted for exactly once (a stop
+// must not lose the count of the files it left undone).
+func (r *Run) readGroups(jobs chan<- []opRecord) error {
+	var group []opRecord
+	err := r.st.Scan(keyOp, func(k, v []byte) error {
+		d := newDec(v)
+		o := getOp(d)
+		if d.Err() != nil {
+			return d.Err()
+		}
+		if len(group) > 0 && group[0].Seq != o.Seq {
+			jobs <- group
+			group = nil
+		}
+		group = append(group, o)
+		return nil
+	})
+	if len(group) > 0 {
+		jobs <- group
+	}
+	return err
+}
+
+// transferGroup performs one group in order, companions first. A photo
+// whose companion failed is not transferred (and reported failed): it
+// stays with its sidecar, so the same command can move them together.
+func (r *Run) transferGroup(ctx context.Context, group []opRecord, results chan<- opResult) {
+	var failedCompanion string
+	for _, o := range group {
+		switch {
+		case ctx.Err() != nil:
+			results <- opResult{op: o, skipped: true}
+		case !o.Companion && failedCompanion != "":
+			err := fmt.Errorf("%s %q: not done, so that it stays with %q, which failed", r.cfg.Mode, o.Src, failedCompanion)
+			results <- opResult{op: o, res: transfer.Result{Err: err}}
+		default:
+			// A file once started is finished (or discarded whole by the
+			// executor): stopping, for Ctrl-C or a full disk, happens
+			// between files.
+			res := r.exec.Do(context.WithoutCancel(ctx), r.transferOp(o))
+			if res.Err != nil {
+				// Decided here, not when the result is counted: by then
+				// every worker would have failed a queue's worth more.
+				r.stopFor(res.Err)
+			}
+			if res.Err != nil && o.Companion && failedCompanion == "" {
+				failedCompanion = o.Src
+			}
+			results <- opResult{op: o, res: res}
+		}
+	}
 }
 
 type opResult struct {
