@@ -52,6 +52,14 @@
 // tables cost 75 MB peak and slowed reads; 64 tables gave plan 188k files/s
 // at 47 MB peak.
 //
+// A Scratch store never outlives one use: Open removes whatever its folder
+// holds, so a store torn by a kill (pebble killed during its first open, or
+// the folder killed halfway through its removal, leaves a MANIFEST missing)
+// never stops the next run. A Disposable store (the library's hash index, a
+// cache) is kept across runs but, when it cannot be opened, removed and
+// created empty; Store.Discarded says why, for a warning. Neither is
+// removed while another Open holds pebble's lock on it.
+//
 // Lock is independent of the engine: an flock(2) on dir/lock whose file holds
 // the holder's pid, so that a second shoebox run on the same library fails
 // with ErrLocked naming that pid.
