@@ -367,8 +367,12 @@ func TestKilledRightAfterMkdirLeavesNoFolderAfterUndo(t *testing.T) {
 					t.Fatalf("re-run: %v", err)
 				}
 			}
-			if _, err := undo.Last(context.Background(), dest, undo.Options{}); err != nil {
+			st, err := undo.Last(context.Background(), dest, undo.Options{})
+			if err != nil {
 				t.Fatal(err)
+			}
+			if !rerun && (st.Recovery.DirsAdopted != 2 || st.Recovery.Adopted != 0) {
+				t.Errorf("recovery %+v: want the year and day folders recorded, and no file", st.Recovery)
 			}
 			if got := folders(t, dest); len(got) != 1 || got[0] != mine {
 				t.Errorf("after undo the library has the folders %v, want only the user's %s", got, mine)

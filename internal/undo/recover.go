@@ -19,6 +19,7 @@ type RecoveryStats struct {
 	Journals       int      // interrupted journals examined
 	TempsRemoved   int      // temp files of operations in flight, deleted
 	Adopted        int      // operations that had landed but were not journaled Done: recorded now
+	DirsAdopted    int      // folders a killed run created before journaling them Done: recorded now
 	MovesCompleted int      // cross-device moves whose verified copy had landed: source removed
 	Problems       []string // what could not be recovered, as sentences
 }
@@ -303,6 +304,10 @@ func (rc *recovery) adoptIf(in journal.Entry, landed os.FileInfo) {
 	done.Dev, done.Ino = fsx.DevIno(landed)
 	if err := rc.record(done); err != nil {
 		rc.problem("%v", err)
+		return
+	}
+	if in.Action == journal.Mkdir {
+		rc.st.DirsAdopted++
 		return
 	}
 	rc.st.Adopted++
