@@ -1,12 +1,14 @@
 package pipeline
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"shoebox/internal/transfer"
+	"shoebox/internal/undo"
 )
 
 // linkedCard is a card holding one photo and one symbolic link to a photo
@@ -119,5 +121,34 @@ func TestSwappedLinksAfterTheScanAreRefused(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestUndoOfAMovedLinkRemovesOnlyTheCopy: a move of a followed link was a
+// copy (journaled as one), so undo removes the copy and leaves the link and
+// its target; the plain photo goes back to the card.
+func TestUndoOfAMovedLinkRemovesOnlyTheCopy(t *testing.T) {
+	c, link, target, content := linkedCard(t)
+	c.cfg.Mode = transfer.Move
+	if sum := c.mustSort(); sum.Transferred != 2 {
+		t.Fatalf("summary %+v", sum)
+	}
+	if _, err := undo.Last(context.Background(), c.dst, undo.Options{}); err != nil {
+		t.Fatalf("undo: %v", err)
+	}
+	if got := snapshot(t, c.dst); len(got) != 0 {
+		t.Errorf("library after undo = %v, want empty", keys(got))
+	}
+	if b, err := os.ReadFile(link); err != nil || string(b) != string(content) {
+		t.Errorf("the link no longer leads to its photo: %v", err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v", err)
+	}
+	if _, err := os.Stat(target); err != nil {
+		t.Errorf("the target is gone: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(c.src, "IMG_1.JPG")); err != nil {
+		t.Errorf("the moved photo did not come back: %v", err)
 	}
 }
