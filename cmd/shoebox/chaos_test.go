@@ -51,9 +51,7 @@ var chaosRegressions = []uint64{
 }
 
 // chaosKnown skips modes with a known failure that another change fixes.
-var chaosKnown = map[string]string{
-	"symlink": "known: --mode symlink is not idempotent (each re-run adds -1, -2 links), issue 11 item 9",
-}
+var chaosKnown = map[string]string{}
 
 type chaosMode struct {
 	name string
