@@ -101,7 +101,7 @@ func droppedAtEnd(r rune) bool {
 // characters of "shoebox" (or two and four hex digits of a hash) and "~N".
 func shortAliasOfState(k string) bool {
 	base, num, ok := strings.Cut(k, "~")
-	if !ok || !allDecimal(num) || len(base)+1+len(num) > 8 {
+	if !ok || !AllDigits(num) || len(base)+1+len(num) > 8 {
 		return false
 	}
 	if base != "" && strings.HasPrefix("shoebox", base) {
@@ -110,7 +110,9 @@ func shortAliasOfState(k string) bool {
 	return len(base) == 6 && strings.HasPrefix(base, "sh") && allHex(base[2:])
 }
 
-func allDecimal(s string) bool {
+// AllDigits reports whether s is a non-empty run of ASCII digits (a
+// counter, an 8.3 alias's number).
+func AllDigits(s string) bool {
 	if s == "" {
 		return false
 	}

@@ -561,23 +561,12 @@ func wantedStems(batch []planned) map[string]bool {
 // "IMG_1-12.JPG" and "img_1.jpg" both give "img_1".
 func counterlessStem(name string) string {
 	stem := groupStem(name)
-	if i := strings.LastIndexByte(stem, '-'); i > 0 && allDigits(stem[i+1:]) {
+	if i := strings.LastIndexByte(stem, '-'); i > 0 && layout.AllDigits(stem[i+1:]) {
 		stem = stem[:i]
 	}
 	return layout.FoldKey(stem)
 }
 
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
 
 // sameContent compares two files byte for byte; any error means "different"
 // (a rename is harmless, a false "identical" would drop a photo).
