@@ -567,7 +567,6 @@ func counterlessStem(name string) string {
 	return layout.FoldKey(stem)
 }
 
-
 // sameContent compares two files byte for byte; any error means "different"
 // (a rename is harmless, a false "identical" would drop a photo).
 //
