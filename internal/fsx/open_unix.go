@@ -14,28 +14,38 @@ import (
 // really opened, and only then clears O_NONBLOCK: reads of a regular file
 // never block anyway, and the *os.File must not be put on the poller.
 func openRegular(name string, followLinks bool) (*os.File, error) {
-	flags := unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
-	if !followLinks {
-		flags |= unix.O_NOFOLLOW
-	}
-	fd, err := openRetryingEINTR(name, flags)
+	fd, _, err := openRegularFd(name, followLinks)
 	if err != nil {
-		return nil, openErr(name, followLinks, err)
-	}
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		unix.Close(fd)
-		return nil, &os.PathError{Op: "stat", Path: name, Err: err}
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		unix.Close(fd)
-		return nil, notRegular(name, modeOf(st.Mode))
+		return nil, err
 	}
 	if err := unix.SetNonblock(fd, false); err != nil {
 		unix.Close(fd)
 		return nil, &os.PathError{Op: "fcntl", Path: name, Err: err}
 	}
 	return os.NewFile(uintptr(fd), name), nil
+}
+
+// openRegularFd opens name non-blocking and returns the descriptor only if
+// fstat says it is a regular file; the descriptor is still O_NONBLOCK.
+func openRegularFd(name string, followLinks bool) (int, *unix.Stat_t, error) {
+	flags := unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
+	if !followLinks {
+		flags |= unix.O_NOFOLLOW
+	}
+	fd, err := openRetryingEINTR(name, flags)
+	if err != nil {
+		return -1, nil, openErr(name, followLinks, err)
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return -1, nil, &os.PathError{Op: "stat", Path: name, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		unix.Close(fd)
+		return -1, nil, notRegular(name, modeOf(uint32(st.Mode))) // uint16 on FreeBSD and macOS
+	}
+	return fd, &st, nil
 }
 
 // openErr names what is at name when the open itself refused it: a link

@@ -2,14 +2,15 @@ package meta
 
 import (
 	"encoding/binary"
-	"os"
+
+	"shoebox/internal/fsx"
 )
 
 // input gives bounded random access to a file: bytes of the first read come
 // from memory, anything further is read on demand, within a total budget.
 type input struct {
-	head   []byte   // file bytes from offset 0
-	f      *os.File // nil when head holds the whole file
+	head   []byte      // file bytes from offset 0
+	f      *fsx.Reader // nil when head holds the whole file
 	size   int64
 	read   int64  // bytes read from f so far
 	err    error  // first read failure, for the warning

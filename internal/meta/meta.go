@@ -149,7 +149,7 @@ func NewReader(opt Options) *Reader {
 //
 // Warnings never repeat the path: whoever reports one names the file.
 func (r *Reader) File(path string, size int64, mtime time.Time) Info {
-	f, err := fsx.OpenRegular(path, true)
+	f, err := fsx.OpenRandom(path, true)
 	if err != nil {
 		p := r.newParse(path, &input{size: size}, mtime)
 		p.warn("cannot open it: " + causeOf(err).Error())

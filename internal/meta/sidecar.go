@@ -41,7 +41,7 @@ func SidecarDate(path string, size int64, loc *time.Location) (Date, bool, error
 }
 
 func readSidecar(path string, size int64) ([]byte, error) {
-	f, err := fsx.OpenRegular(path, true)
+	f, err := fsx.OpenRandom(path, true)
 	if err != nil {
 		return nil, fmt.Errorf("read sidecar %q: %w", path, err)
 	}

@@ -26,16 +26,12 @@ const (
 // file at path, or nil when it has none that can be read within bounds.
 // The error is only for a file that cannot be opened.
 func Thumbnail(path string) ([]byte, error) {
-	f, err := fsx.OpenRegular(path, true)
+	f, err := fsx.OpenRandom(path, true)
 	if err != nil {
 		return nil, fmt.Errorf("open %q for its thumbnail: %w", path, err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("stat %q for its thumbnail: %w", path, err)
-	}
-	return exifThumbnail(&input{f: f, size: st.Size()}), nil
+	return exifThumbnail(&input{f: f, size: f.Size()}), nil
 }
 
 // ThumbnailBytes is Thumbnail for a file already in memory. The result is a
