@@ -68,6 +68,9 @@ Flags:
       --report FILE    also write an HTML report of the run (or of the plan) to FILE
       --json           write one JSON object per file and a summary object to stdout
   -q, --quiet          print nothing but errors
+  -v, --verbose        one line per file: source → destination and why (the date and
+                       the field it came from, a rename), or why it stays (the filter's
+                       rule, a duplicate, not media)
 
 Narrowing an import (each file left out is counted, and listed with its
 reason in --json and the report; a file with no date never passes a date filter):

@@ -25,7 +25,7 @@ type sortFlags struct {
 	template, mode, unknown, videoTZ, tz, report string
 	workers                                      int
 	dryRun, dedup, verify, follow, hidden        bool
-	noMtime, jsonOut, quiet, deleteDups          bool
+	noMtime, jsonOut, quiet, deleteDups, verbose bool
 	modeFrom                                     string // "command line", the config file that set mode, or "" for the default
 	filters                                      filterFlags
 }
@@ -47,6 +47,7 @@ func (f *sortFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.tz, "tz", "", "")
 	fs.BoolVar(&f.jsonOut, "json", false, "")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "")
+	fs.BoolVarP(&f.verbose, "verbose", "v", false, "")
 	fs.StringVar(&f.report, "report", "", "")
 	f.filters.register(fs)
 }
@@ -83,6 +84,9 @@ func cmdSort(ctx context.Context, env Env, args []string) error {
 
 // config turns flags and operands into a pipeline configuration.
 func (f sortFlags) config(operands []string) (pipeline.Config, error) {
+	if f.verbose && f.quiet {
+		return pipeline.Config{}, usagef("--verbose and --quiet ask for opposite things; give one")
+	}
 	if len(operands) < 2 {
 		return pipeline.Config{}, usagef("sort needs at least one source and a destination: shoebox sort SRC... DEST")
 	}
@@ -246,6 +250,9 @@ func (p *printer) event(ev pipeline.Event) {
 	case ev.Outcome == pipeline.OutFailed:
 		p.pause()
 		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", shown(ev.Reason))
+	case p.f.verbose && ev.Type == "op":
+		p.pause()
+		printVerbose(p.human, ev)
 	case p.f.dryRun && p.enc == nil && !p.f.quiet && ev.Type == "op":
 		p.pause()
 		printPlanned(p.human, ev)
@@ -295,6 +302,9 @@ func (p *printer) start(cfg pipeline.Config) {
 	if p.enc != nil {
 		_ = p.enc.Encode(startLine{Type: "start", Mode: cfg.Mode.String(), ModeFrom: originName(from),
 			DryRun: cfg.DryRun, DeleteDuplicates: cfg.DeleteDuplicates, Dest: cfg.Dest, DestBytes: rawBytes(cfg.Dest)})
+	}
+	if p.f.verbose {
+		fmt.Fprintf(p.human, "layout: %s (under %s; files with no date: %s)\n", shown(p.f.template), shown(cfg.Dest), shown(cfg.UnknownDir))
 	}
 	if cfg.Mode != transfer.Move || from == "command line" {
 		return
