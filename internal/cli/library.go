@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
+	"shoebox/internal/fsx"
 	"shoebox/internal/journal"
 	"shoebox/internal/pipeline"
 )
@@ -22,6 +24,9 @@ func cmdIndex(ctx context.Context, env Env, args []string) error {
 	}
 	if len(ops) != 1 {
 		return usagef("index needs one library folder: shoebox index DEST")
+	}
+	if err := requireFolder("index", ops[0]); err != nil {
+		return err
 	}
 	st, err := pipeline.Index(ctx, ops[0], *workers, func(ev pipeline.Event) {
 		fmt.Fprintf(env.Stderr, "shoebox: %s\n", shown(ev.Reason))
@@ -62,14 +67,33 @@ func cmdLog(env Env, args []string) error {
 	return nil
 }
 
+// checkDestination fails with a sentence when the library named on sort's
+// command line is a file, or lies under one; a missing one is created.
+func checkDestination(path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("destination %q: a file stands where a folder on this path should be; give a folder for the library", path)
+	case err != nil:
+		return fmt.Errorf("destination %q: %w", path, fsx.Bare(err))
+	case !st.IsDir():
+		return fmt.Errorf("destination %q is a file, not a folder; give a folder for the library (it is created if missing)", path)
+	}
+	return nil
+}
+
 // requireFolder fails with a sentence when path is missing or not a folder.
 func requireFolder(cmd, path string) error {
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%s %q: no such folder", cmd, path)
+	case errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("%s %q: a file stands where a folder on this path should be; give the library's folder", cmd, path)
 	case err != nil:
-		return fmt.Errorf("%s %q: %w", cmd, path, err)
+		return fmt.Errorf("%s %q: %w", cmd, path, fsx.Bare(err))
 	case !st.IsDir():
 		return fmt.Errorf("%s %q: this is a file; give the library's folder", cmd, path)
 	}

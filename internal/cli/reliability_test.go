@@ -292,12 +292,19 @@ func (f *permFixture) runAsNobody(args ...string) result {
 }
 
 // assertPermissionMessage checks the user is told which path, that
-// permission was denied, and what to check.
-func assertPermissionMessage(t *testing.T, r result, path string) {
+// permission was denied, and what to check: the file or the folder, as
+// the path is; and that no message says the same operation twice
+// (`open "x": open x: permission denied`).
+func assertPermissionMessage(t *testing.T, r result, path, what string) {
 	t.Helper()
-	for _, want := range []string{path, "permission denied", "check the folder's permissions"} {
+	for _, want := range []string{path, "permission denied", "check the " + what + "'s permissions"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r)
+		}
+	}
+	for _, line := range strings.Split(r.stderr, "\n") {
+		if strings.Count(line, "open ") > 1 || strings.Count(line, "read ") > 1 {
+			t.Errorf("nested error message: %s", line)
 		}
 	}
 }
@@ -316,7 +323,7 @@ func TestPermissionDenied(t *testing.T) {
 		if r.code != ExitIncomplete {
 			t.Fatalf("want exit 3:\n%s", r)
 		}
-		assertPermissionMessage(t, r, locked)
+		assertPermissionMessage(t, r, locked, "file")
 		if n := assertWholeCopies(t, f.lib, sources); n != 2 {
 			t.Errorf("library holds %d files, want the 2 readable ones", n)
 		}
@@ -336,7 +343,7 @@ func TestPermissionDenied(t *testing.T) {
 		if r.code != ExitIncomplete {
 			t.Fatalf("want exit 3:\n%s", r)
 		}
-		assertPermissionMessage(t, r, lockedDir)
+		assertPermissionMessage(t, r, lockedDir, "folder")
 		if n := assertWholeCopies(t, f.lib, sources); n != 2 {
 			t.Errorf("library holds %d files, want the 2 readable ones", n)
 		}
@@ -351,7 +358,7 @@ func TestPermissionDenied(t *testing.T) {
 		if r.code != ExitFatal {
 			t.Fatalf("want exit 1:\n%s", r)
 		}
-		assertPermissionMessage(t, r, f.lib)
+		assertPermissionMessage(t, r, f.lib, "folder")
 		if n := assertWholeCopies(t, f.lib, sources); n != 0 {
 			t.Errorf("library holds %d files, want none", n)
 		}
@@ -368,7 +375,7 @@ func TestPermissionDenied(t *testing.T) {
 		if r.code != ExitIncomplete {
 			t.Fatalf("want exit 3:\n%s", r)
 		}
-		assertPermissionMessage(t, r, dayDir)
+		assertPermissionMessage(t, r, dayDir, "folder")
 		if n := assertWholeCopies(t, f.lib, sources); n != 1 {
 			t.Errorf("library holds %d files, want the 1 whose folder is writable", n)
 		}

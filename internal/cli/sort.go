@@ -70,6 +70,9 @@ func cmdSort(ctx context.Context, env Env, args []string) error {
 		}
 	})
 	if len(operands) >= 2 {
+		if err := checkDestination(operands[len(operands)-1]); err != nil {
+			return err
+		}
 		if err := applyConfig(env, fs, &f, operands[len(operands)-1]); err != nil {
 			return err
 		}

@@ -46,6 +46,9 @@ func cmdUndo(ctx context.Context, env Env, args []string) error {
 	if len(operands) == 1 {
 		dest = operands[0]
 	}
+	if err := requireFolder("undo", dest); err != nil {
+		return err
+	}
 	st, err := undo.Last(ctx, dest, undo.Options{DryRun: dry, Events: func(line string) {
 		fmt.Fprintln(env.Stdout, shown(line))
 	}})

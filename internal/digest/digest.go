@@ -112,12 +112,12 @@ func Reader(r io.Reader) (Sum, int64, error) {
 func File(fsys fsx.FS, path string) (Sum, int64, error) {
 	f, err := fsys.Open(path)
 	if err != nil {
-		return Sum{}, 0, fmt.Errorf("hash %q: %w", path, err)
+		return Sum{}, 0, fmt.Errorf("hash %q: %w", path, fsx.Bare(err))
 	}
 	defer f.Close()
 	s, n, err := Reader(f)
 	if err != nil {
-		return Sum{}, n, fmt.Errorf("hash %q: %w", path, err)
+		return Sum{}, n, fmt.Errorf("hash %q: %w", path, fsx.Bare(err))
 	}
 	return s, n, nil
 }

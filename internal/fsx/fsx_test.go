@@ -3,6 +3,7 @@ package fsx
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -130,7 +131,6 @@ func TestHint(t *testing.T) {
 	for errno, want := range map[syscall.Errno]string{
 		syscall.ENOSPC: "the destination is full",
 		syscall.EROFS:  "is the disk or share mounted read-only?",
-		syscall.EACCES: "check the folder's permissions",
 	} {
 		if got := Hint(&os.PathError{Op: "open", Path: "/x", Err: errno}); got != want {
 			t.Errorf("Hint(%v) = %q, want %q", errno, got, want)
@@ -141,6 +141,47 @@ func TestHint(t *testing.T) {
 	}
 	if Hint(errors.New("odd")) != "" {
 		t.Error("hint for an unknown error")
+	}
+}
+
+// A permission hint names what the path is: a file, a folder, or (for a
+// path being created) the folder it goes in.
+func TestPermissionHintSaysFileOrFolder(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.jpg")
+	writeFile(t, file, "x")
+	for path, want := range map[string]string{
+		file:                          "check the file's permissions",
+		dir:                           "check the folder's permissions",
+		filepath.Join(dir, "new.jpg"): "check the folder's permissions",
+	} {
+		if got := Hint(&os.PathError{Op: "open", Path: path, Err: syscall.EACCES}); got != want {
+			t.Errorf("Hint(EACCES on %s) = %q, want %q", path, got, want)
+		}
+	}
+	if got := Hint(syscall.EACCES); got != "check the permissions" {
+		t.Errorf("Hint(EACCES without a path) = %q", got)
+	}
+	if got := Hint(&os.PathError{Op: "stat", Path: "/nowhere", Err: syscall.ENOENT}); got != "" {
+		t.Errorf("a missing path is not said to have vanished: Hint = %q", got)
+	}
+}
+
+// Bare shortens a path error's text for a message that names the path
+// already, and keeps the error in the chain.
+func TestBareKeepsTheChain(t *testing.T) {
+	_, err := os.Open("/nowhere/at/all")
+	wrapped := fmt.Errorf("read config %q: %w", "/nowhere/at/all", Bare(err))
+	if got := wrapped.Error(); got != `read config "/nowhere/at/all": no such file or directory` {
+		t.Errorf("message = %q", got)
+	}
+	var pe *os.PathError
+	if !errors.Is(wrapped, fs.ErrNotExist) || !errors.As(wrapped, &pe) || pe.Path != "/nowhere/at/all" {
+		t.Errorf("chain lost: %v", wrapped)
+	}
+	plain := errors.New("odd")
+	if Bare(plain) != plain {
+		t.Error("Bare changed an error that is not a path error")
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"shoebox/internal/fsx"
 )
 
 // Ext is the file name extension of journals.
@@ -22,7 +24,7 @@ func List(dir string) ([]Summary, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("list journals in %q: %w", dir, err)
+		return nil, fmt.Errorf("list journals in %q: %w", dir, fsx.Bare(err))
 	}
 	var names []string
 	for _, e := range entries {

@@ -42,13 +42,13 @@ func Read(path string, fn func(Entry) error) (Summary, error) {
 	sum := Summary{Path: path}
 	f, err := fsx.OpenRegular(path, false) // a named pipe here must not hang every later run
 	if err != nil {
-		return sum, fmt.Errorf("journal %q: %w", path, err)
+		return sum, fmt.Errorf("journal %q: %w", path, fsx.Bare(err))
 	}
 	defer f.Close()
 	r := &frameReader{r: bufio.NewReaderSize(f, 64<<10)}
 	sum.Header, err = readHeader(r)
 	if err != nil {
-		return sum, fmt.Errorf("journal %q: %w", path, err)
+		return sum, fmt.Errorf("journal %q: %w", path, fsx.Bare(err))
 	}
 	err = readEntries(r, &sum, fn)
 	var fnErr callbackError

@@ -21,19 +21,19 @@ var closedFrame = appendFrame(nil, []byte{typeClosed})
 func Closed(path string) (bool, error) {
 	f, err := fsx.OpenRegular(path, false) // a named pipe here must not hang every later run
 	if err != nil {
-		return false, fmt.Errorf("journal %q: %w", path, err)
+		return false, fmt.Errorf("journal %q: %w", path, fsx.Bare(err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return false, fmt.Errorf("journal %q: %w", path, err)
+		return false, fmt.Errorf("journal %q: %w", path, fsx.Bare(err))
 	}
 	if st.Size() < int64(len(closedFrame)) {
 		return false, nil
 	}
 	tail := make([]byte, len(closedFrame))
 	if _, err := f.ReadAt(tail, st.Size()-int64(len(tail))); err != nil {
-		return false, fmt.Errorf("journal %q: %w", path, err)
+		return false, fmt.Errorf("journal %q: %w", path, fsx.Bare(err))
 	}
 	return bytes.Equal(tail, closedFrame), nil
 }

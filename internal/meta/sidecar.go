@@ -43,13 +43,13 @@ func SidecarDate(path string, size int64, loc *time.Location) (Date, bool, error
 func readSidecar(path string, size int64) ([]byte, error) {
 	f, err := fsx.OpenRandom(path, true)
 	if err != nil {
-		return nil, fmt.Errorf("read sidecar %q: %w", path, err)
+		return nil, fmt.Errorf("read sidecar %q: %w", path, fsx.Bare(err))
 	}
 	defer f.Close()
 	buf := make([]byte, min(max(size, 0), maxSidecarBytes))
 	n, err := io.ReadFull(f, buf)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return nil, fmt.Errorf("read sidecar %q: %w", path, err)
+		return nil, fmt.Errorf("read sidecar %q: %w", path, fsx.Bare(err))
 	}
 	return buf[:n], nil
 }

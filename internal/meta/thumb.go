@@ -28,7 +28,7 @@ const (
 func Thumbnail(path string) ([]byte, error) {
 	f, err := fsx.OpenRandom(path, true)
 	if err != nil {
-		return nil, fmt.Errorf("open %q for its thumbnail: %w", path, err)
+		return nil, fmt.Errorf("open %q for its thumbnail: %w", path, fsx.Bare(err))
 	}
 	defer f.Close()
 	return exifThumbnail(&input{f: f, size: f.Size()}), nil

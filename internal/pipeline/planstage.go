@@ -13,6 +13,7 @@ import (
 
 	"shoebox/internal/digest"
 	"shoebox/internal/filter"
+	"shoebox/internal/fsx"
 	"shoebox/internal/layout"
 	"shoebox/internal/meta"
 	"shoebox/internal/plan"
@@ -464,7 +465,7 @@ func (r *Run) nextCounter(dir string) (int, error) {
 		return 1, nil
 	}
 	if err != nil {
-		return 0, fmt.Errorf("read destination folder %q: %w", dir, err)
+		return 0, fmt.Errorf("read destination folder %q: %w", dir, fsx.Bare(err))
 	}
 	high := 0
 	for _, de := range entries {
@@ -503,7 +504,7 @@ func (r *Run) listDir(dir string, stems map[string]bool) ([]plan.Existing, error
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read destination folder %q: %w", dir, err)
+		return nil, fmt.Errorf("read destination folder %q: %w", dir, fsx.Bare(err))
 	}
 	out := make([]plan.Existing, 0, len(entries))
 	for _, de := range entries {

@@ -47,7 +47,8 @@ type Problem struct {
 // I/O errors), adds what to check. A missing path needs no hint.
 func (p Problem) Error() string {
 	msg := fmt.Sprintf("%s %q: %v", p.Op, p.Path, p.Err)
-	if h := fsx.Hint(p.Err); h != "" && !errors.Is(p.Err, fs.ErrNotExist) {
+	// The path goes with the cause, so the hint can say file or folder.
+	if h := fsx.Hint(&fs.PathError{Op: p.Op, Path: p.Path, Err: p.Err}); h != "" && !errors.Is(p.Err, fs.ErrNotExist) {
 		msg += " (" + h + ")"
 	}
 	return msg

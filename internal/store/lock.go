@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+
+	"shoebox/internal/fsx"
 )
 
 // ErrLocked means another shoebox run (or another Lock in this process)
@@ -25,7 +27,7 @@ var ErrLocked = errors.New("locked by another shoebox run")
 func Lock(dir string) (unlock func() error, err error) {
 	path := filepath.Join(dir, "lock")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("lock %q: %w", path, err)
+		return nil, fmt.Errorf("lock %q: %w", path, fsx.Bare(err))
 	}
 	if err := requireRealFolder(dir); err != nil {
 		return nil, err
@@ -37,7 +39,7 @@ func Lock(dir string) (unlock func() error, err error) {
 		return nil, fmt.Errorf("lock %q is a symbolic link: %w; remove it", path, ErrNotOurs)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("lock %q: %w", path, err)
+		return nil, fmt.Errorf("lock %q: %w", path, fsx.Bare(err))
 	}
 	if fi, err := f.Stat(); err != nil || checkLockFile(fi, path) != nil {
 		f.Close()
@@ -52,11 +54,11 @@ func Lock(dir string) (unlock func() error, err error) {
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, fmt.Errorf("lock %q: %w (held by %s)", path, ErrLocked, holder)
 		}
-		return nil, fmt.Errorf("lock %q: %w", path, err)
+		return nil, fmt.Errorf("lock %q: %w", path, fsx.Bare(err))
 	}
 	if err := writeHolder(f); err != nil {
 		f.Close() // closing releases the flock
-		return nil, fmt.Errorf("lock %q: %w", path, err)
+		return nil, fmt.Errorf("lock %q: %w", path, fsx.Bare(err))
 	}
 	var once sync.Once
 	var unlockErr error

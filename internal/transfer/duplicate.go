@@ -195,7 +195,7 @@ func (d *dupRemoval) journalFinal(cause error) error {
 func (e *Executor) makeDurable(path, root string) error {
 	f, err := e.fs.Open(path)
 	if err != nil {
-		return fmt.Errorf("open %q: %w", path, err)
+		return fmt.Errorf("open %q: %w", path, fsx.Bare(err))
 	}
 	err = f.Sync()
 	if closeErr := f.Close(); err == nil {

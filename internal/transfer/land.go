@@ -237,9 +237,9 @@ func (r *run) lstatSource() (os.FileInfo, error) {
 
 func sourceErr(err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("source missing (it vanished after the scan): %w", err)
+		return fmt.Errorf("source missing (it vanished after the scan): %w", fsx.Bare(err))
 	}
-	return fmt.Errorf("open source: %w", err)
+	return fmt.Errorf("cannot read the source: %w", fsx.Bare(err))
 }
 
 // sameFileUnchanged reports whether two stats show one regular file with

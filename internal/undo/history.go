@@ -171,7 +171,7 @@ func hasJournals(dir string) (bool, error) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("read journals in %q: %w", dir, err)
+		return false, fmt.Errorf("read journals in %q: %w", dir, fsx.Bare(err))
 	}
 	for _, e := range entries {
 		if filepath.Ext(e.Name()) == journal.Ext {
