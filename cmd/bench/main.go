@@ -1,6 +1,10 @@
-// Command bench times `shoebox sort` stage by stage on a generated tree:
+// Command bench times `shoebox sort` stage by stage on a generated tree,
+// and with --rerun, --incremental and --compare, whole runs against
+// `cp -r` and `rsync -a` on the same tree:
 //
-//	go run ./cmd/bench <count> [work-dir] [--scan-only] [--keep] [--workers N] [--dedup on|off]
+//	go run ./cmd/bench <count> [work-dir] [--scan-only] [--keep] [--workers N|auto] [--meta-workers N]
+//	    [--dedup on|off] [--real-size] [--cold] [--rerun] [--incremental N] [--compare]
+//	    [--mode copy|reflink] [--generate-only]
 package main
 
 import (
@@ -14,7 +18,7 @@ import (
 func main() {
 	cfg, err := bench.ParseArgs(os.Args[1:])
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "bench: %s\nusage: go run ./cmd/bench <count> [work-dir] [--scan-only] [--keep] [--workers N] [--dedup on|off]\n", err)
+		fmt.Fprintf(os.Stderr, "bench: %s\nusage: go run ./cmd/bench %s\n", err, bench.Usage)
 		os.Exit(2)
 	}
 	row, err := bench.Run(context.Background(), cfg, os.Stderr)
@@ -22,6 +26,14 @@ func main() {
 		fmt.Fprintf(os.Stderr, "bench: %s\n", err)
 		os.Exit(1)
 	}
+	if cfg.GenerateOnly {
+		fmt.Printf("generated %d files (%d bytes)\n", row.Files, row.Bytes)
+		return
+	}
+	bench.PrintSetup(os.Stdout, cfg, row)
 	bench.PrintTable(os.Stdout, []bench.Row{row})
 	bench.PrintStages(os.Stdout, row)
+	bench.PrintIO(os.Stdout, row)
+	fmt.Println()
+	bench.PrintRuns(os.Stdout, row)
 }

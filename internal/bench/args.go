@@ -5,10 +5,14 @@ import (
 	"strconv"
 )
 
-// ParseArgs reads `<count> [work-dir] [--scan-only] [--keep] [--workers N] [--dedup on|off]`
-// (and, for profiling the stages, `--cpuprofile FILE` and `--memprofile FILE`).
+// Usage is the command line ParseArgs reads.
+const Usage = "<count> [work-dir] [--scan-only] [--keep] [--workers N|auto] [--meta-workers N] [--dedup on|off]\n" +
+	"       [--real-size] [--cold] [--rerun] [--incremental N] [--compare] [--mode copy|reflink] [--generate-only]"
+
+// ParseArgs reads the command line described by Usage (and, for profiling
+// the stages, `--cpuprofile FILE` and `--memprofile FILE`).
 func ParseArgs(args []string) (Config, error) {
-	cfg := Config{Workers: 4, Seed: 1}
+	cfg := Config{Workers: 4, Seed: 1, Mode: "copy"}
 	var positional []string
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; a {
@@ -16,7 +20,17 @@ func ParseArgs(args []string) (Config, error) {
 			cfg.ScanOnly = true
 		case "--keep":
 			cfg.Keep = true
-		case "--workers", "--dedup", "--seed", "--cpuprofile", "--memprofile":
+		case "--real-size":
+			cfg.RealSize = true
+		case "--cold":
+			cfg.Cold = true
+		case "--rerun":
+			cfg.Rerun = true
+		case "--compare":
+			cfg.Compare = true
+		case "--generate-only":
+			cfg.GenerateOnly = true
+		case "--workers", "--meta-workers", "--dedup", "--seed", "--cpuprofile", "--memprofile", "--incremental", "--mode":
 			if i+1 >= len(args) {
 				return cfg, fmt.Errorf("%s needs a value", a)
 			}
@@ -39,17 +53,24 @@ func ParseArgs(args []string) (Config, error) {
 	if len(positional) == 2 {
 		cfg.WorkDir = positional[1]
 	}
+	if cfg.ScanOnly && (cfg.Rerun || cfg.Incremental > 0 || cfg.Compare) {
+		return cfg, fmt.Errorf("--scan-only copies nothing: it cannot be combined with --rerun, --incremental or --compare")
+	}
 	return cfg, nil
 }
 
 func setValue(cfg *Config, flag, v string) error {
 	switch flag {
 	case "--workers":
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return fmt.Errorf("--workers %q: want a positive number", v)
+		if v == "auto" {
+			cfg.Workers = 0 // the pipeline chooses from the storage, as the CLI does
+			return nil
 		}
-		cfg.Workers = n
+		return positive(flag, v, &cfg.Workers)
+	case "--meta-workers":
+		return positive(flag, v, &cfg.MetaWorkers)
+	case "--incremental":
+		return positive(flag, v, &cfg.Incremental)
 	case "--seed":
 		n, err := strconv.Atoi(v)
 		if err != nil {
@@ -60,6 +81,11 @@ func setValue(cfg *Config, flag, v string) error {
 		cfg.CPUProfile = v
 	case "--memprofile":
 		cfg.MemProfile = v
+	case "--mode":
+		if v != "copy" && v != "reflink" {
+			return fmt.Errorf("--mode %q: want copy or reflink", v)
+		}
+		cfg.Mode = v
 	case "--dedup":
 		switch v {
 		case "on":
@@ -70,5 +96,14 @@ func setValue(cfg *Config, flag, v string) error {
 			return fmt.Errorf("--dedup %q: want on or off", v)
 		}
 	}
+	return nil
+}
+
+func positive(flag, v string, dst *int) error {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return fmt.Errorf("%s %q: want a positive number", flag, v)
+	}
+	*dst = n
 	return nil
 }

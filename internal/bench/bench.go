@@ -20,18 +20,29 @@ import (
 
 	"shoebox/internal/layout"
 	"shoebox/internal/pipeline"
+	"shoebox/internal/storage"
 	"shoebox/internal/transfer"
 )
 
 // Config is one bench invocation.
 type Config struct {
-	Count    int
-	WorkDir  string // "" means a temp dir
-	ScanOnly bool   // stop after the plan stage
-	Keep     bool   // keep the work dir
-	Workers  int
-	Dedup    bool
-	Seed     int
+	Count       int
+	WorkDir     string // "" means a temp dir
+	ScanOnly    bool   // stop after the plan stage
+	Keep        bool   // keep the work dir
+	Workers     int    // copy workers; 0 lets the pipeline choose from the storage
+	MetaWorkers int    // header-reading workers; 0 lets the pipeline choose
+	Dedup       bool
+	Seed        int
+	Mode        string // "copy" or "reflink"
+
+	RealSize     bool // 3–5 MB files instead of ~1 KB
+	Cold         bool // drop the page cache before each timed run (where the OS allows)
+	Rerun        bool // time a second sort into the same library
+	Incremental  int  // > 0: time sorting this many new files into the sorted library
+	Compare      bool // time `cp -r && sync` and `rsync -a && sync` on the same tree
+	GenerateOnly bool // generate the tree and stop (to fill a slow mount from its server side)
+
 	// CPUProfile, when set, records a CPU profile of the timed stages there;
 	// MemProfile a heap profile (allocations included) taken after them.
 	CPUProfile, MemProfile string
@@ -40,14 +51,33 @@ type Config struct {
 // Row is one line of the table.
 type Row struct {
 	Files                  int
+	Bytes                  int64 // total size of the source tree
 	Scan, Meta, Plan, Copy time.Duration
 	RSSScan, RSSMeta       int64 // peak RSS (bytes) up to and including the stage
 	RSSPlan, RSSCopy       int64
 	Calibration            time.Duration // plain durable write loop for the same files, same workers
 	CopyDone               int64
+	StageIO                [4]IO // OS counters for scan, meta, plan, copy
+
+	Cache                string // "cold", or "warm" with the reason a cold run was not possible
+	Storage              string // what the work dir is on
+	Workers, MetaWorkers int    // as chosen by the pipeline or asked for; 0 = not reported
+	Runs                 []RunRow
 }
 
-// Run generates the tree (untimed), then times each stage.
+// RunRow is one whole run timed end to end: a sort (first, re-run,
+// incremental) or a reference command on the same tree.
+type RunRow struct {
+	Name        string
+	Files       int // files the run had to consider
+	Took        time.Duration
+	IO          IO
+	Transferred int64 // files the sort transferred; -1 for a reference command
+	Note        string
+}
+
+// Run generates the tree (untimed), then times each stage, and then the
+// runs cfg asks for.
 func Run(ctx context.Context, cfg Config, log io.Writer) (Row, error) {
 	work, cleanup, err := workDir(cfg)
 	if err != nil {
@@ -58,17 +88,65 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (Row, error) {
 	if err := ensureTree(src, cfg, log); err != nil {
 		return Row{}, err
 	}
-	os.RemoveAll(dst)
-	if err := warmCache(src, log); err != nil {
-		return Row{}, err
+	row := Row{Files: cfg.Count, Bytes: treeBytes(src), Storage: describeStorage(work)}
+	if cfg.GenerateOnly {
+		return row, nil
 	}
-	resetPeakRSS()
-	row := Row{Files: cfg.Count}
-	run, err := openRun(cfg, src, dst)
+	os.RemoveAll(dst)
+	row.Cache = prepareCache(cfg, src, log)
+	first, err := firstSort(ctx, cfg, src, dst, &row, log)
 	if err != nil {
 		return row, err
 	}
-	defer run.Close()
+	row.Runs = append(row.Runs, first)
+	if cfg.ScanOnly {
+		return row, nil
+	}
+	if row.Calibration, err = calibrate(filepath.Join(work, "calib"), src, cfg.Count, calibWorkers(cfg, row)); err != nil {
+		return row, err
+	}
+	return row, laterRuns(ctx, cfg, work, &row, log)
+}
+
+// laterRuns times the reference commands, the re-run and the incremental
+// import, in that order (the incremental one adds files to the tree).
+func laterRuns(ctx context.Context, cfg Config, work string, row *Row, log io.Writer) error {
+	src, dst := filepath.Join(work, "src"), filepath.Join(work, "dst")
+	if cfg.Compare {
+		row.Runs = append(row.Runs, compareRuns(cfg, work, src, log)...)
+	}
+	if cfg.Rerun {
+		prepareCache(cfg, src, log)
+		r, err := wholeSort(ctx, cfg, src, dst, "re-run, same library", cfg.Count, nil)
+		if err != nil {
+			return err
+		}
+		row.Runs = append(row.Runs, r)
+		if cfg.Compare {
+			row.Runs = append(row.Runs, rsyncRerun(cfg, work, src, log))
+		}
+	}
+	if cfg.Incremental > 0 {
+		r, err := incremental(ctx, cfg, src, dst, log)
+		if err != nil {
+			return err
+		}
+		row.Runs = append(row.Runs, r)
+	}
+	return nil
+}
+
+// firstSort times the four stages of a sort into an empty library, with
+// the OS counters of each.
+func firstSort(ctx context.Context, cfg Config, src, dst string, row *Row, log io.Writer) (RunRow, error) {
+	resetPeakRSS()
+	began, ioBegan := time.Now(), readIO()
+	run, err := openRun(cfg, src, dst, row)
+	if err != nil {
+		return RunRow{}, err
+	}
+	closeRun := sync.OnceValue(run.Close) // Close is not idempotent
+	defer closeRun()
 	stages := []struct {
 		fn   func(context.Context) error
 		took *time.Duration
@@ -79,41 +157,151 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (Row, error) {
 	}
 	stop, err := startProfile(cfg.CPUProfile)
 	if err != nil {
-		return row, err
+		return RunRow{}, err
 	}
 	defer stop()
-	for _, s := range stages {
-		start := time.Now()
+	for i, s := range stages {
+		start, before := time.Now(), readIO()
 		if err := s.fn(ctx); err != nil {
-			return row, err
+			return RunRow{}, err
 		}
 		*s.took = time.Since(start)
+		row.StageIO[i] = readIO().Sub(before)
 		*s.rss = peakRSS()
 		logMemory(log, *s.took)
 	}
 	if err := writeHeapProfile(cfg.MemProfile); err != nil {
-		return row, err
+		return RunRow{}, err
 	}
 	sum := run.Summary()
 	row.CopyDone = sum.Transferred
 	if sum.Failed > 0 {
-		return row, fmt.Errorf("bench: %d files failed to transfer", sum.Failed)
+		return RunRow{}, fmt.Errorf("bench: %d files failed to transfer", sum.Failed)
 	}
-	if !cfg.ScanOnly {
-		row.Calibration, err = calibrate(filepath.Join(work, "calib"), src, cfg.Count, cfg.Workers)
+	if err := closeRun(); err != nil {
+		return RunRow{}, err
 	}
-	return row, err
+	name := "first sort, empty library"
+	if cfg.ScanOnly {
+		name = "scan, metadata, plan (no copy)"
+	}
+	return RunRow{Name: name, Files: cfg.Count, Took: time.Since(began), IO: readIO().Sub(ioBegan), Transferred: sum.Transferred}, nil
 }
 
-func openRun(cfg Config, src, dst string) (*pipeline.Run, error) {
+// wholeSort times one sort from opening the library to closing it.
+func wholeSort(ctx context.Context, cfg Config, src, dst, name string, files int, row *Row) (RunRow, error) {
+	began, ioBegan := time.Now(), readIO()
+	run, err := openRun(cfg, src, dst, row)
+	if err != nil {
+		return RunRow{}, err
+	}
+	closeRun := sync.OnceValue(run.Close)
+	defer closeRun()
+	for _, stage := range []func(context.Context) error{run.Scan, run.Meta, run.Plan, run.Transfer} {
+		if err := stage(ctx); err != nil {
+			return RunRow{}, err
+		}
+	}
+	sum := run.Summary()
+	if sum.Failed > 0 {
+		return RunRow{}, fmt.Errorf("bench: %s: %d files failed to transfer", name, sum.Failed)
+	}
+	if err := closeRun(); err != nil {
+		return RunRow{}, err
+	}
+	return RunRow{Name: name, Files: files, Took: time.Since(began), IO: readIO().Sub(ioBegan), Transferred: sum.Transferred}, nil
+}
+
+// incremental adds cfg.Incremental new files to the sorted tree (untimed)
+// and times sorting the grown tree into the library: the new files must be
+// found among the old ones.
+func incremental(ctx context.Context, cfg Config, src, dst string, log io.Writer) (RunRow, error) {
+	os.Remove(stampPath(src)) // the tree no longer matches its stamp
+	fmt.Fprintf(log, "adding %d new files to %s ...\n", cfg.Incremental, src)
+	if err := GenerateRange(src, cfg.Count, cfg.Count+cfg.Incremental, shape(cfg)); err != nil {
+		return RunRow{}, err
+	}
+	prepareCache(cfg, src, log)
+	name := fmt.Sprintf("incremental, %s new into %s", commas(cfg.Incremental), commas(cfg.Count))
+	r, err := wholeSort(ctx, cfg, src, dst, name, cfg.Count+cfg.Incremental, nil)
+	if err == nil && r.Transferred != int64(cfg.Incremental) {
+		err = fmt.Errorf("bench: incremental run transferred %d files, want %d", r.Transferred, cfg.Incremental)
+	}
+	return r, err
+}
+
+func openRun(cfg Config, src, dst string, row *Row) (*pipeline.Run, error) {
 	tmpl, err := layout.Parse("{year}/{year}-{month}-{day}/{name}{ext}")
 	if err != nil {
 		return nil, err
 	}
-	return pipeline.Open(pipeline.Config{
-		Sources: []string{src}, Dest: dst, Template: tmpl, Mode: transfer.Copy,
-		Workers: cfg.Workers, Dedup: cfg.Dedup, VideoTZ: time.UTC,
+	mode := transfer.Copy
+	if cfg.Mode == "reflink" {
+		mode = transfer.Reflink
+	}
+	run, err := pipeline.Open(pipeline.Config{
+		Sources: []string{src}, Dest: dst, Template: tmpl, Mode: mode,
+		Workers: cfg.Workers, MetaWorkers: cfg.MetaWorkers, Dedup: cfg.Dedup, VideoTZ: time.UTC,
 	})
+	if err == nil && row != nil {
+		row.Workers, row.MetaWorkers = run.Workers()
+	}
+	return run, err
+}
+
+// calibWorkers is the copy workers the sort used, for the calibration loop.
+func calibWorkers(cfg Config, row Row) int {
+	switch {
+	case cfg.Workers > 0:
+		return cfg.Workers
+	case row.Workers > 0:
+		return row.Workers
+	}
+	return 4
+}
+
+func shape(cfg Config) Shape { return Shape{Seed: cfg.Seed, RealSize: cfg.RealSize} }
+
+// prepareCache drops the page cache for a cold run, or reads the tree once
+// for a warm one; it returns what the run measured ("cold", or "warm"
+// and why).
+func prepareCache(cfg Config, src string, log io.Writer) string {
+	if cfg.Cold {
+		err := dropCaches()
+		if err == nil {
+			return "cold"
+		}
+		fmt.Fprintf(log, "bench: %v\n", err)
+		if err := warmCache(src, log); err != nil {
+			fmt.Fprintf(log, "bench: warm the cache: %v\n", err)
+		}
+		return "warm only (" + err.Error() + ")"
+	}
+	if err := warmCache(src, log); err != nil {
+		fmt.Fprintf(log, "bench: warm the cache: %v\n", err)
+	}
+	return "warm"
+}
+
+func describeStorage(dir string) string {
+	in, err := storage.Probe(dir)
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("%s (%s: %s)", in.FSType, in.Kind, in.Reason)
+}
+
+func treeBytes(dir string) int64 {
+	var total int64
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && filepath.Base(p) != "generated" {
+			if fi, err := d.Info(); err == nil {
+				total += fi.Size()
+			}
+		}
+		return nil
+	})
+	return total
 }
 
 func workDir(cfg Config) (string, func(), error) {
@@ -140,8 +328,11 @@ func workDir(cfg Config) (string, func(), error) {
 // count and seed is already there (generation of a million files takes
 // longer than sorting them).
 func ensureTree(src string, cfg Config, log io.Writer) error {
-	stamp := filepath.Join(filepath.Dir(src), "generated")
+	stamp := stampPath(src)
 	want := fmt.Sprintf("%d %d\n", cfg.Count, cfg.Seed)
+	if cfg.RealSize {
+		want = fmt.Sprintf("%d %d real-size\n", cfg.Count, cfg.Seed)
+	}
 	if got, err := os.ReadFile(stamp); err == nil && string(got) == want {
 		fmt.Fprintf(log, "reusing %d generated files in %s\n", cfg.Count, src)
 		return nil
@@ -149,12 +340,15 @@ func ensureTree(src string, cfg Config, log io.Writer) error {
 	os.RemoveAll(src)
 	start := time.Now()
 	fmt.Fprintf(log, "generating %d files in %s ...\n", cfg.Count, src)
-	if err := Generate(src, cfg.Count, cfg.Seed, 0); err != nil {
+	if err := GenerateRange(src, 0, cfg.Count, shape(cfg)); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "generated in %.1fs (not timed)\n", time.Since(start).Seconds())
 	return os.WriteFile(stamp, []byte(want), 0o644)
 }
+
+// stampPath records which tree the work dir holds; it sits beside src.
+func stampPath(src string) string { return filepath.Join(filepath.Dir(src), "generated") }
 
 func startProfile(path string) (func(), error) {
 	if path == "" {

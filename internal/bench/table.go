@@ -63,3 +63,94 @@ func commas(n int) string {
 	}
 	return s
 }
+
+// PrintSetup says what the row measured: the tree, the cache, the
+// storage and the workers.
+func PrintSetup(w io.Writer, cfg Config, r Row) {
+	size := "~1 KB"
+	if cfg.RealSize {
+		size = "3–5 MB"
+	}
+	fmt.Fprintf(w, "%s files of %s (%s in all), mode %s, %s cache, %d copy workers, %d header readers\n",
+		commas(r.Files), size, mb(r.Bytes), cfg.Mode, r.Cache, r.Workers, r.MetaWorkers)
+	fmt.Fprintf(w, "work dir on %s\n", r.Storage)
+}
+
+// PrintIO writes the OS counters of each stage of the first sort, per file.
+func PrintIO(w io.Writer, r Row) {
+	if !r.StageIO[0].OK {
+		fmt.Fprintln(w, "bytes read per file: the OS keeps no per-process I/O counters here")
+		return
+	}
+	fmt.Fprint(w, "per file, first sort: disk read (read_bytes) / read() (rchar):")
+	for i, name := range []string{"scan", "metadata", "plan", "copy"} {
+		if i == 3 && r.Copy == 0 {
+			break
+		}
+		io := r.StageIO[i]
+		fmt.Fprintf(w, " %s %s / %s;", name, perFile(io.ReadBytes, r.Files), perFile(io.RChar, r.Files))
+	}
+	fmt.Fprintln(w)
+}
+
+// PrintRuns writes the whole runs: the sorts and the reference commands,
+// with the sort's speed as a ratio of each reference in the same run.
+func PrintRuns(w io.Writer, r Row) {
+	fmt.Fprintln(w, "| run | files | time | transferred | disk read (per file) | read() bytes (per file) | note |")
+	fmt.Fprintln(w, "| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+	for _, x := range r.Runs {
+		took, moved, disk, rchar := "—", "—", "—", "—"
+		if x.Took > 0 {
+			took = fmt.Sprintf("%.2f s", x.Took.Seconds())
+		}
+		if x.Transferred >= 0 {
+			moved = commas(int(x.Transferred))
+		}
+		if x.IO.OK {
+			disk = fmt.Sprintf("%s (%s)", mb(x.IO.ReadBytes), perFile(x.IO.ReadBytes, x.Files))
+		}
+		if x.IO.OK && x.IO.RChar >= 0 {
+			rchar = fmt.Sprintf("%s (%s)", mb(x.IO.RChar), perFile(x.IO.RChar, x.Files))
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", x.Name, commas(x.Files), took, moved, disk, rchar, x.Note)
+	}
+	for _, ratio := range Ratios(r) {
+		fmt.Fprintln(w, ratio)
+	}
+}
+
+// Ratios compares the sorts with the reference commands of the same run:
+// the reference's time divided by the sort's (above 1: the sort is faster).
+func Ratios(r Row) []string {
+	find := func(name string) (RunRow, bool) {
+		for _, x := range r.Runs {
+			if len(x.Name) >= len(name) && x.Name[:len(name)] == name && x.Took > 0 && x.Note == "" {
+				return x, true
+			}
+		}
+		return RunRow{}, false
+	}
+	var out []string
+	pairs := [][2]string{{"first sort", "cp -r"}, {"first sort", "rsync -a SRC"}, {"re-run", "rsync -a re-run"}}
+	for _, p := range pairs {
+		a, okA := find(p[0])
+		b, okB := find(p[1])
+		if okA && okB {
+			out = append(out, fmt.Sprintf("%s ÷ %s: %.2f× the speed (%.2f s against %.2f s)",
+				p[0], b.Name, b.Took.Seconds()/a.Took.Seconds(), a.Took.Seconds(), b.Took.Seconds()))
+		}
+	}
+	return out
+}
+
+// perFile is bytes per file, in KB.
+func perFile(bytes int64, files int) string {
+	if files == 0 {
+		return "—"
+	}
+	kb := float64(bytes) / float64(files) / 1e3
+	if kb >= 100 {
+		return fmt.Sprintf("%.0f KB", kb)
+	}
+	return fmt.Sprintf("%.1f KB", kb)
+}

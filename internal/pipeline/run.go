@@ -34,7 +34,8 @@ type Config struct {
 	UnknownDir  string // folder under Dest for files with no usable date
 	NoModTime   bool   // a modification time alone is not a capture date: such files go to UnknownDir
 	Mode        transfer.Mode
-	Workers     int
+	Workers     int // files copied at once; 0 = chosen from the storage
+	MetaWorkers int // headers read at once; 0 = chosen from the storage
 	DryRun      bool
 	Dedup       bool
 	Verify      bool
@@ -125,9 +126,11 @@ func (r *Run) recoverInterrupted() error {
 
 // chooseWorkers picks the transfer workers from the storage under the
 // sources and the destination when none were asked for (fewer on spinning
-// disks and network shares), and says what it chose and why.
+// disks and network shares), and says what it chose and why; then the
+// header readers (more on network shares, where each read waits a round
+// trip).
 func (r *Run) chooseWorkers() {
-	if r.cfg.Workers > 0 {
+	if r.cfg.Workers > 0 && r.cfg.MetaWorkers > 0 {
 		return
 	}
 	probe := func(paths ...string) []storage.Info {
@@ -139,10 +142,24 @@ func (r *Run) chooseWorkers() {
 		}
 		return out
 	}
-	n, why := storage.Workers(probe(r.sources...), probe(r.dest), 0)
-	r.cfg.Workers = n
-	r.emit(Event{Type: "info", Stage: "transfer", Count: int64(n), Reason: why})
+	src := probe(r.sources...)
+	if r.cfg.Workers <= 0 {
+		n, why := storage.Workers(src, probe(r.dest), 0)
+		r.cfg.Workers = n
+		r.emit(Event{Type: "info", Stage: "transfer", Count: int64(n), Reason: why})
+	}
+	if r.cfg.MetaWorkers <= 0 {
+		n, why := storage.MetaWorkers(src, runtime.NumCPU(), r.cfg.Workers)
+		r.cfg.MetaWorkers = n
+		if why != "" {
+			r.emit(Event{Type: "info", Stage: "meta", Count: int64(n), Reason: why})
+		}
+	}
 }
+
+// Workers says how many files this run copies at once and how many
+// headers it reads at once, as asked for or chosen from the storage.
+func (r *Run) Workers() (copying, headers int) { return r.cfg.Workers, r.cfg.MetaWorkers }
 
 // ErrConfig marks a configuration that cannot work (the command line's
 // fault, not the disk's): the CLI answers it with its usage exit code.
@@ -316,14 +333,12 @@ func (r *Run) emit(ev Event) {
 	}
 }
 
-// workers for CPU-light, I/O-heavy header reads: more than the cores, since
-// each worker mostly waits on open and read.
+// metaWorkers is how many headers are read at once (see chooseWorkers).
 func (r *Run) metaWorkers() int {
-	n := runtime.NumCPU() * 2
-	if n < r.cfg.Workers {
-		n = r.cfg.Workers
+	if r.cfg.MetaWorkers > 0 {
+		return r.cfg.MetaWorkers
 	}
-	return n
+	return max(storage.LocalMetaWorkers(runtime.NumCPU()), r.cfg.Workers)
 }
 
 func relSlash(dest, p string) string {

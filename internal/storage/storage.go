@@ -61,6 +61,32 @@ func Workers(src, dst []Info, requested int) (n int, why string) {
 	return DefaultWorkers, fmt.Sprintf("%d workers: local solid-state or unknown storage", DefaultWorkers)
 }
 
+// NetworkMetaWorkers is how many headers are read at once from a network
+// filesystem: each read waits a round trip, so more requests in flight
+// hide the latency (see the package documentation for the measurements).
+const NetworkMetaWorkers = 16
+
+// LocalMetaWorkers is how many headers are read at once from local
+// storage: twice the cores, since each reader mostly waits on open and
+// read, and more only add scheduling on the 2 to 8 cores the sorter is
+// made for.
+func LocalMetaWorkers(cores int) int { return 2 * max(cores, 1) }
+
+// MetaWorkers picks how many files' headers to read at once from the
+// storage of the sources: never fewer than the copy workers, and
+// NetworkMetaWorkers when a source is on a network filesystem. why is a
+// sentence for the user when the choice is not the local default, "" when
+// it is.
+func MetaWorkers(src []Info, cores, copyWorkers int) (n int, why string) {
+	n = max(LocalMetaWorkers(cores), copyWorkers)
+	i := slices.IndexFunc(src, func(in Info) bool { return in.Kind == Network })
+	if i < 0 || n >= NetworkMetaWorkers {
+		return n, ""
+	}
+	return NetworkMetaWorkers, fmt.Sprintf("%d header readers: %s is on a network filesystem (%s), where each read waits a round trip",
+		NetworkMetaWorkers, describe(src[i]), src[i].FSType)
+}
+
 // rotationalDisks lists the distinct spinning disks in infos, in order.
 func rotationalDisks(infos []Info) []string {
 	var disks []string

@@ -1,0 +1,105 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"shoebox/internal/meta"
+)
+
+// TestBenchTimesRerunIncrementalAndReferences runs every whole-run row on
+// a small tree: the re-run transfers nothing, the incremental run exactly
+// the new files, and the reference commands are timed or say why not.
+func TestBenchTimesRerunIncrementalAndReferences(t *testing.T) {
+	var log bytes.Buffer
+	cfg := Config{Count: 60, WorkDir: t.TempDir(), Workers: 2, Seed: 3, Mode: "copy",
+		Rerun: true, Incremental: 7, Compare: true}
+	row, err := Run(context.Background(), cfg, &log)
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, log.String())
+	}
+	want := map[string]int64{"first sort": 60, "cp -r": -1, "rsync -a SRC": -1, "re-run": 0, "rsync -a re-run": -1, "incremental": 7}
+	for _, r := range row.Runs {
+		for prefix, moved := range want {
+			if strings.HasPrefix(r.Name, prefix) {
+				if r.Transferred != moved {
+					t.Errorf("%s: transferred %d, want %d", r.Name, r.Transferred, moved)
+				}
+				if r.Took <= 0 && r.Note == "" {
+					t.Errorf("%s: neither timed nor explained: %+v", r.Name, r)
+				}
+				delete(want, prefix)
+			}
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("rows missing: %v in %+v", want, row.Runs)
+	}
+	if _, err := os.Stat(sourcePath(filepath.Join(cfg.WorkDir, "src"), 66)); err == nil {
+		t.Errorf("the work dir was not removed without --keep")
+	}
+	var out bytes.Buffer
+	PrintRuns(&out, row)
+	if !strings.Contains(out.String(), "| re-run, same library | 60 |") || !strings.Contains(out.String(), "| incremental, 7 new into 60 | 67 |") {
+		t.Errorf("runs table:\n%s", out.String())
+	}
+}
+
+// TestRealSizeFilesAreBigIncompressibleAndDated checks the real-size
+// generator: 3–5 MB, an EXIF date the reader finds, a payload that does
+// not compress (no byte value dominates) and no marker inside it.
+func TestRealSizeFilesAreBigIncompressibleAndDated(t *testing.T) {
+	dir := t.TempDir()
+	if err := GenerateRange(dir, 0, 2, Shape{Seed: 5, RealSize: true}); err != nil {
+		t.Fatal(err)
+	}
+	rd := meta.NewReader(meta.Options{})
+	for i := 0; i < 2; i++ {
+		data, err := os.ReadFile(sourcePath(dir, i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(data) < RealMin || len(data) > RealMax {
+			t.Errorf("file %d is %d bytes, want 3–5 MB", i, len(data))
+		}
+		if info := rd.Bytes("x.jpg", data, time.Now()); info.Date.Source != meta.SourceEXIF {
+			t.Errorf("file %d: date from %v, want EXIF", i, info.Date.Source)
+		}
+		var counts [256]int
+		tail := data[len(data)/2 : len(data)-2]
+		for _, c := range tail {
+			counts[c]++
+		}
+		if counts[0xFF] != 0 || !bytes.Equal(data[len(data)-2:], []byte{0xFF, 0xD9}) {
+			t.Errorf("file %d: payload holds %d 0xFF bytes or does not end with EOI", i, counts[0xFF])
+		}
+		for c, n := range counts[:0xFF] {
+			if n > 2*len(tail)/255 {
+				t.Errorf("file %d: byte %#x is %d of %d payload bytes: compressible", i, c, n, len(tail))
+				break
+			}
+		}
+	}
+}
+
+func TestParseArgsNewFlags(t *testing.T) {
+	cfg, err := ParseArgs([]string{"100", "/w", "--real-size", "--cold", "--rerun", "--incremental", "10",
+		"--compare", "--mode", "reflink", "--workers", "auto", "--meta-workers", "16"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.RealSize || !cfg.Cold || !cfg.Rerun || cfg.Incremental != 10 || !cfg.Compare ||
+		cfg.Mode != "reflink" || cfg.Workers != 0 || cfg.MetaWorkers != 16 || cfg.WorkDir != "/w" {
+		t.Errorf("parsed %+v", cfg)
+	}
+	for _, bad := range [][]string{{"10", "--mode", "move"}, {"10", "--incremental", "0"}, {"10", "--scan-only", "--rerun"}} {
+		if _, err := ParseArgs(bad); err == nil {
+			t.Errorf("%v: accepted", bad)
+		}
+	}
+}
