@@ -4,7 +4,7 @@
 //
 //	go run ./cmd/bench <count> [work-dir] [--scan-only] [--keep] [--workers N|auto] [--meta-workers N]
 //	    [--dedup on|off] [--real-size] [--cold] [--rerun] [--incremental N] [--compare]
-//	    [--mode copy|reflink] [--generate-only]
+//	    [--mode copy|reflink] [--generate-only] [--label TEXT]
 package main
 
 import (
@@ -16,6 +16,10 @@ import (
 )
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "--print-summary-header" {
+		fmt.Println(bench.SummaryHeader) // for storage.sh
+		return
+	}
 	cfg, err := bench.ParseArgs(os.Args[1:])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "bench: %s\nusage: go run ./cmd/bench %s\n", err, bench.Usage)
@@ -36,4 +40,7 @@ func main() {
 	bench.PrintIO(os.Stdout, row)
 	fmt.Println()
 	bench.PrintRuns(os.Stdout, row)
+	if cfg.Label != "" {
+		bench.PrintSummary(os.Stdout, cfg.Label, row)
+	}
 }

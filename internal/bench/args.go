@@ -7,7 +7,7 @@ import (
 
 // Usage is the command line ParseArgs reads.
 const Usage = "<count> [work-dir] [--scan-only] [--keep] [--workers N|auto] [--meta-workers N] [--dedup on|off]\n" +
-	"       [--real-size] [--cold] [--rerun] [--incremental N] [--compare] [--mode copy|reflink] [--generate-only]"
+	"       [--real-size] [--cold] [--rerun] [--incremental N] [--compare] [--mode copy|reflink] [--generate-only] [--label TEXT]"
 
 // ParseArgs reads the command line described by Usage (and, for profiling
 // the stages, `--cpuprofile FILE` and `--memprofile FILE`).
@@ -30,7 +30,7 @@ func ParseArgs(args []string) (Config, error) {
 			cfg.Compare = true
 		case "--generate-only":
 			cfg.GenerateOnly = true
-		case "--workers", "--meta-workers", "--dedup", "--seed", "--cpuprofile", "--memprofile", "--incremental", "--mode":
+		case "--workers", "--meta-workers", "--dedup", "--seed", "--cpuprofile", "--memprofile", "--incremental", "--mode", "--label":
 			if i+1 >= len(args) {
 				return cfg, fmt.Errorf("%s needs a value", a)
 			}
@@ -81,6 +81,8 @@ func setValue(cfg *Config, flag, v string) error {
 		cfg.CPUProfile = v
 	case "--memprofile":
 		cfg.MemProfile = v
+	case "--label":
+		cfg.Label = v
 	case "--mode":
 		if v != "copy" && v != "reflink" {
 			return fmt.Errorf("--mode %q: want copy or reflink", v)

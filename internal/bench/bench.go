@@ -36,12 +36,13 @@ type Config struct {
 	Seed        int
 	Mode        string // "copy" or "reflink"
 
-	RealSize     bool // 3–5 MB files instead of ~1 KB
-	Cold         bool // drop the page cache before each timed run (where the OS allows)
-	Rerun        bool // time a second sort into the same library
-	Incremental  int  // > 0: time sorting this many new files into the sorted library
-	Compare      bool // time `cp -r && sync` and `rsync -a && sync` on the same tree
-	GenerateOnly bool // generate the tree and stop (to fill a slow mount from its server side)
+	RealSize     bool   // 3–5 MB files instead of ~1 KB
+	Cold         bool   // drop the page cache before each timed run (where the OS allows)
+	Rerun        bool   // time a second sort into the same library
+	Incremental  int    // > 0: time sorting this many new files into the sorted library
+	Compare      bool   // time `cp -r && sync` and `rsync -a && sync` on the same tree
+	GenerateOnly bool   // generate the tree and stop (to fill a slow mount from its server side)
+	Label        string // names the storage in a one-line summary row
 
 	// CPUProfile, when set, records a CPU profile of the timed stages there;
 	// MemProfile a heap profile (allocations included) taken after them.

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -153,4 +154,47 @@ func perFile(bytes int64, files int) string {
 		return fmt.Sprintf("%.0f KB", kb)
 	}
 	return fmt.Sprintf("%.1f KB", kb)
+}
+
+// SummaryHeader heads the one-line rows PrintSummary writes, one per
+// storage and cache state (cmd/bench/storage.sh collects them).
+const SummaryHeader = "| storage | cache | workers (copy / headers) | metadata stage (disk read per file) | first sort (disk read per file) | cp -r && sync | rsync -a && sync | sort speed ÷ cp, ÷ rsync | re-run (disk read per file) | rsync -a re-run |\n" +
+	"| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+
+// PrintSummary writes r as one row under SummaryHeader, prefixed by
+// "SUMMARY " so a script can pick it out of the full output.
+func PrintSummary(w io.Writer, label string, r Row) {
+	find := func(prefix string) RunRow {
+		for _, x := range r.Runs {
+			if strings.HasPrefix(x.Name, prefix) {
+				return x
+			}
+		}
+		return RunRow{}
+	}
+	first, cp, rs, rerun, rsRerun := find("first sort"), find("cp -r"), find("rsync -a SRC"), find("re-run"), find("rsync -a re-run")
+	ratio := "—"
+	if first.Took > 0 && cp.Took > 0 && rs.Took > 0 {
+		ratio = fmt.Sprintf("%.2f×, %.2f×", cp.Took.Seconds()/first.Took.Seconds(), rs.Took.Seconds()/first.Took.Seconds())
+	}
+	fmt.Fprintf(w, "SUMMARY | %s | %s | %d / %d | %s (%s) | %s (%s) | %s | %s | %s | %s (%s) | %s |\n",
+		label, r.Cache, r.Workers, r.MetaWorkers,
+		secs(r.Meta), perFile(r.StageIO[1].ReadBytes, r.Files),
+		secs(first.Took), perFile(first.IO.ReadBytes, first.Files),
+		orNote(cp), orNote(rs), ratio,
+		secs(rerun.Took), perFile(rerun.IO.ReadBytes, rerun.Files), orNote(rsRerun))
+}
+
+func secs(d time.Duration) string {
+	if d <= 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f s", d.Seconds())
+}
+
+func orNote(x RunRow) string {
+	if x.Note != "" {
+		return x.Note
+	}
+	return secs(x.Took)
 }
