@@ -78,11 +78,12 @@ type Run struct {
 	runID    string
 	journalP string
 
-	lastProgress time.Time
-	dupsFound    int64              // duplicates marked by the dedup pass
-	stop         context.CancelFunc // ends the transfer stage early
-	stopped      error              // why it ended early (wraps ErrStopped); set under stopMu by the workers
-	stopMu       sync.Mutex
+	lastProgress  time.Time
+	reflinkWarned bool               // the reflink fallback was reported (warnReflinkFallback)
+	dupsFound     int64              // duplicates marked by the dedup pass
+	stop          context.CancelFunc // ends the transfer stage early
+	stopped       error              // why it ended early (wraps ErrStopped); set under stopMu by the workers
+	stopMu        sync.Mutex
 }
 
 // sameFolder reports whether two existing paths name one folder (through

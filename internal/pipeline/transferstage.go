@@ -208,6 +208,7 @@ func (r *Run) account(x opResult) {
 	o, res := x.op, x.res
 	ev := Event{Type: "op", Action: r.cfg.Mode.String(), Src: o.Src, Dst: o.Dst, Size: o.Size,
 		DateSource: o.Source.String(), Reason: res.Fallback}
+	r.warnReflinkFallback(res.Fallback)
 	if !o.Unknown && !o.Taken.IsZero() {
 		ev.Date, ev.DateTag = o.Taken.Format("2006-01-02T15:04:05"), o.Tag
 	}
