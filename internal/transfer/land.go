@@ -86,7 +86,7 @@ func (r *run) fillContent(tmp, src fsx.File, size int64, reflink bool) error {
 		}
 		r.res.Fallback = fallbackReflink
 	}
-	n, err := copyData(r.ctx, tmp, src)
+	n, err := copyContent(r.ctx, tmp, src, size)
 	if err != nil {
 		return err
 	}
@@ -143,6 +143,37 @@ func (r *run) removeTemp() {
 	if err := r.e.fs.Remove(r.tmp); err == nil {
 		r.record("remove %s", r.tmpName())
 	}
+}
+
+// kernelCopyChunk is how much one copy_file_range call copies: small enough
+// that a cancelled run stops mid-file soon, large enough to be few calls.
+const kernelCopyChunk = 8 << 20
+
+// copyContent copies src (size bytes, as scanned) to dst inside the kernel
+// where it can (fsx.CopyRange: no bytes through user space), and with reads
+// and writes where it cannot or as soon as the kernel copies nothing (a
+// source that shrank, a filesystem that declines silently). Either way the
+// caller compares the total with the size, and verification reads the temp
+// back: how the bytes moved changes nothing after.
+func copyContent(ctx context.Context, dst, src fsx.File, size int64) (int64, error) {
+	var total int64
+	for total < size {
+		if err := ctx.Err(); err != nil {
+			return total, err
+		}
+		n, err := fsx.CopyRange(dst, src, min(size-total, kernelCopyChunk))
+		total += n
+		if errors.Is(err, errors.ErrUnsupported) || (err == nil && n == 0) {
+			break
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+	// The rest, if any, by reads and writes; also what proves the source
+	// did not grow: one more read must find its end.
+	n, err := copyData(ctx, dst, src)
+	return total + n, err
 }
 
 // copyBufSize balances syscall count against memory for N workers.
