@@ -155,9 +155,12 @@ const kernelCopyChunk = 8 << 20
 // source that shrank, a filesystem that declines silently). Either way the
 // caller compares the total with the size, and verification reads the temp
 // back: how the bytes moved changes nothing after.
+//
+// Files under one copy buffer go by one read and one write: the kernel
+// copy would save them little and cost its own checks.
 func copyContent(ctx context.Context, dst, src fsx.File, size int64) (int64, error) {
 	var total int64
-	for total < size {
+	for size >= copyBufSize && total < size {
 		if err := ctx.Err(); err != nil {
 			return total, err
 		}
