@@ -14,6 +14,7 @@ var kindOf = map[string]Kind{
 	"orf": KindPhoto, "rw2": KindPhoto, "pef": KindPhoto, "srw": KindPhoto, "kdc": KindPhoto,
 	"dcr": KindPhoto, "k25": KindPhoto, "3fr": KindPhoto, "erf": KindPhoto, "mef": KindPhoto,
 	"mos": KindPhoto, "iiq": KindPhoto, "gpr": KindPhoto, "x3f": KindPhoto, "mrw": KindPhoto,
+	"fff": KindPhoto, "psd": KindPhoto, "crm": KindVideo,
 	"mov": KindVideo, "mp4": KindVideo, "m4v": KindVideo, "3gp": KindVideo, "avi": KindVideo,
 	"mts": KindVideo, "mpg": KindVideo, "mkv": KindVideo, "wmv": KindVideo, "flv": KindVideo,
 	"dv": KindVideo, "webm": KindVideo,
@@ -24,14 +25,14 @@ var kindOf = map[string]Kind{
 var formatOfExt = map[string]string{
 	"jpg": "jpeg", "jpeg": "jpeg", "jpe": "jpeg", "tif": "tiff", "tiff": "tiff", "heic": "heic",
 	"heif": "heif", "hif": "heic", "m2ts": "mts", "mts": "mts", "mpeg": "mpg", "mpg": "mpg",
-	"qt": "mov", "3g2": "3gp",
+	"qt": "mov", "3g2": "3gp", "btf": "tiff", "tf8": "tiff", "psb": "psd",
 }
 
 // rawByExt names TIFF-based raw formats whose content says only "TIFF".
 var rawByExt = map[string]bool{
 	"nef": true, "nrw": true, "arw": true, "srf": true, "sr2": true, "pef": true, "srw": true,
 	"kdc": true, "dcr": true, "k25": true, "3fr": true, "erf": true, "mef": true, "mos": true,
-	"iiq": true, "gpr": true, "dng": true, "cr2": true,
+	"iiq": true, "gpr": true, "dng": true, "cr2": true, "fff": true,
 }
 
 var pngMagic = []byte("\x89PNG\r\n\x1a\n")
@@ -70,7 +71,8 @@ func (p *parse) sniff(h []byte) string {
 			return "thm"
 		}
 		return "jpeg"
-	case string(h[:4]) == "II*\x00" || string(h[:4]) == "MM\x00*":
+	case string(h[:4]) == "II*\x00" || string(h[:4]) == "MM\x00*" ||
+		string(h[:4]) == "II+\x00" || string(h[:4]) == "MM\x00+": // TIFF, BigTIFF
 		p.readTIFF(0, false)
 		return p.tiffFlavour(h)
 	case string(h[:4]) == "IIRO" || string(h[:4]) == "MMOR" || string(h[:4]) == "IIRS":

@@ -43,6 +43,7 @@ type tiff struct {
 	p      *parse
 	base   int64
 	order  binary.ByteOrder
+	big    bool // BigTIFF: 8-byte counts and offsets, 20-byte entries
 	visits int
 	// date fields, kept until both IFDs are read so sub-seconds and offsets
 	// can join the date they belong to
@@ -61,7 +62,14 @@ type entry struct {
 	size     int64
 }
 
-var typeSize = [...]int64{0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8, 4}
+// typeSize is the byte size of each TIFF field type; 16..18 are
+// BigTIFF's LONG8, SLONG8 and IFD8.
+var typeSize = [...]int64{0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8, 4, 0, 0, 8, 8, 8}
+
+const (
+	bigTIFFVersion = 43
+	maxIFDOffset   = 1 << 40 // no real file is larger; keeps BigTIFF offsets far from overflow
+)
 
 // readTIFF parses a TIFF header at base. exifFirst says the first IFD is the
 // Exif IFD itself (Canon CR3 CMT2).
@@ -79,13 +87,21 @@ func (p *parse) readTIFF(base int64, exifFirst bool) bool {
 	default:
 		return false
 	}
-	// 42 is TIFF; Olympus ORF uses "RO"/"SR" and Panasonic RW2 uses 0x55.
+	// 42 is TIFF; Olympus ORF uses "RO"/"SR" and Panasonic RW2 uses 0x55;
+	// 43 is BigTIFF, whose header goes on with the offset size (8), a zero
+	// and an 8-byte offset of IFD0.
+	first := int64(t.order.Uint32(h[4:]))
 	switch t.order.Uint16(h[2:]) {
 	case 42, 0x4F52, 0x5352, 0x5253, 0x55:
+	case bigTIFFVersion:
+		b := p.in.at(base+8, 8)
+		if b == nil || t.order.Uint16(h[4:]) != 8 || t.order.Uint16(h[6:]) != 0 {
+			return false
+		}
+		t.big, first = true, int64(min(t.order.Uint64(b), maxIFDOffset))
 	default:
 		return false
 	}
-	first := int64(t.order.Uint32(h[4:]))
 	if exifFirst {
 		t.walk(first, ifdExif)
 	} else {
@@ -124,36 +140,71 @@ func (t *tiff) walk(rel int64, kind ifdKind) {
 	}
 	t.visits++
 	at := t.base + rel
-	cb := t.p.in.at(at, 2)
+	countSize, entrySize := int64(2), 12
+	if t.big {
+		countSize, entrySize = 8, 20
+	}
+	cb := t.p.in.at(at, int(countSize))
 	if cb == nil {
 		return
 	}
-	n := int(t.order.Uint16(cb))
-	if n > maxIFDEntries {
-		n = maxIFDEntries
+	n := maxIFDEntries
+	if c := t.uint(cb); c < maxIFDEntries {
+		n = int(c)
 	}
-	tab := t.p.in.at(at+2, n*12)
+	tab := t.p.in.at(at+countSize, n*entrySize)
 	for tab == nil && n > 0 { // a truncated table: read what is there
 		n /= 2
-		tab = t.p.in.at(at+2, n*12)
+		tab = t.p.in.at(at+countSize, n*entrySize)
 	}
 	for i := 0; i < n; i++ {
-		e := t.entry(tab[i*12:i*12+12], at+2+int64(i)*12+8)
+		e := t.entry(tab[i*entrySize:(i+1)*entrySize], at+countSize+int64(i*entrySize))
 		t.use(e, kind)
 	}
 }
 
-func (t *tiff) entry(b []byte, inlineAt int64) entry {
-	e := entry{tag: t.order.Uint16(b), typ: t.order.Uint16(b[2:]), count: t.order.Uint32(b[4:])}
+// uint reads a 2-, 4- or 8-byte unsigned integer in the TIFF's byte order.
+func (t *tiff) uint(b []byte) uint64 {
+	switch len(b) {
+	case 2:
+		return uint64(t.order.Uint16(b))
+	case 4:
+		return uint64(t.order.Uint32(b))
+	case 8:
+		return t.order.Uint64(b)
+	}
+	return 0
+}
+
+// entry decodes the IFD entry b found at file offset at. A value that fits
+// in the entry's last field (4 bytes, 8 in BigTIFF) is stored there.
+func (t *tiff) entry(b []byte, at int64) entry {
+	e := entry{tag: t.order.Uint16(b), typ: t.order.Uint16(b[2:])}
+	countAt, field := 4, 4
+	if t.big {
+		countAt, field = 4, 8
+	}
+	count := t.uint(b[countAt : countAt+field])
+	e.count = uint32(min(count, 1<<31))
 	if int(e.typ) < len(typeSize) {
 		e.size = typeSize[e.typ] * int64(e.count)
 	}
-	if e.size <= 4 {
-		e.at = inlineAt
+	valueAt := countAt + field
+	if e.size <= int64(field) {
+		e.at = at + int64(valueAt)
 	} else {
-		e.at = t.base + int64(t.order.Uint32(b[8:]))
+		e.at = t.base + int64(min(t.uint(b[valueAt:valueAt+field]), maxIFDOffset))
 	}
 	return e
+}
+
+// ifdPointer reads an entry that holds the offset of a sub-IFD: one LONG
+// or IFD, or in BigTIFF also one LONG8 or IFD8. It returns 0 otherwise.
+func (t *tiff) ifdPointer(e entry) int64 {
+	if e.count != 1 || (e.size != 4 && e.size != 8) {
+		return 0
+	}
+	return int64(min(t.uint(t.value(e, e.size)), maxIFDOffset))
 }
 
 // value returns up to max bytes of e's value, nil when unreadable.
@@ -198,13 +249,9 @@ func (t *tiff) useIFD0(e entry) {
 	case tagOffset:
 		t.off = t.value(e, 16)
 	case tagExifIFD:
-		if b := t.value(e, 4); len(b) == 4 && e.count == 1 {
-			t.exifAt = int64(t.order.Uint32(b))
-		}
+		t.exifAt = t.ifdPointer(e)
 	case tagGPSIFD:
-		if b := t.value(e, 4); len(b) == 4 && e.count == 1 {
-			t.gpsAt = int64(t.order.Uint32(b))
-		}
+		t.gpsAt = t.ifdPointer(e)
 	case tagDNGVersion:
 		t.p.isDNG = true
 	case tagXMPPacket:
