@@ -6,16 +6,20 @@
 //
 // The first valid field in this order wins:
 //
-//  1. EXIF DateTimeOriginal (+SubSecTimeOriginal, +OffsetTimeOriginal); for
-//     formats without EXIF, their equivalent: CanonRaw (CRW) time stamp,
-//     AVI IDIT, Nikon AVI nctg, AVCHD H.264 SEI MDPM, DV VAUX recording
-//     date, ImageMagick's PNG tEXt exif:DateTimeOriginal.
-//  2. EXIF CreateDate/DateTimeDigitized (+SubSecTimeDigitized, +OffsetTimeDigitized).
+//  1. EXIF DateTimeOriginal (+SubSecTimeOriginal, +OffsetTimeOriginal),
+//     wherever EXIF lives (JPEG, TIFF and BigTIFF, TIFF-based RAW, HEIF,
+//     CR3/CRM, PNG, WebP, PSD resource 0x0422, JPEG XL Exif box, X3F
+//     preview); for formats without EXIF, their equivalent: CanonRaw
+//     (CRW) time stamp, AVI IDIT, Nikon AVI nctg, AVCHD H.264 SEI MDPM, DV
+//     VAUX recording date, ImageMagick's PNG tEXt exif:DateTimeOriginal.
+//  2. EXIF CreateDate/DateTimeDigitized (+SubSecTimeDigitized,
+//     +OffsetTimeDigitized); FLV onMetaData "creationdate" (ctime text).
 //  3. A maker's own capture date in a file without EXIF dates: Reconyx
 //     maker note, Casio QVCI, Olympus "[picture info]", CIFF in APP0,
 //     Sigma X3F PROP TIME.
 //  4. XMP exif:DateTimeOriginal, then xmp:CreateDate, then
-//     photoshop:DateCreated; then IPTC DateCreated+TimeCreated, IPTC
+//     photoshop:DateCreated (JPEG APP1 and its extended XMP, TIFF tag 700,
+//     WebP, HEIF, PNG, PSD, GIF, JPEG XL); then IPTC DateCreated+TimeCreated, IPTC
 //     DigitalCreationDate+Time; then PNG "Creation Time" and date:create.
 //  5. IFD0 ModifyDate/DateTime (+SubSecTime, +OffsetTime); PNG tIME.
 //  6. QuickTime Keys com.apple.quicktime.creationdate (local time with offset).
@@ -80,7 +84,11 @@
 // under 256 KiB at the end of a video is fetched in one read, larger ones
 // are walked box header by box header, so mdat and sample tables are never
 // read. IFDs are capped at 512 entries and 4 visits per TIFF, boxes at 512
-// per container and depth 6, strings at 256 bytes, XMP at 1 MiB.
+// per container and depth 6, strings at 256 bytes, XMP at 1 MiB (extended
+// XMP too, and it is not gathered once EXIF has dated the file).
+// BigTIFF offsets above 1 TiB are treated as broken. PSD image resources
+// are walked header by header (64 blocks), GIF blocks only within the
+// first read, FLV only its first script tag.
 //
 // # Why a hand-written TIFF/EXIF reader
 //
@@ -102,7 +110,8 @@
 // per parse) left no room for bep's cost, and QuickTime had to be written
 // anyway, so no dependency is used.
 //
-// Formats that are recognised but not parsed (Kind set, date from the file
-// name or mtime): MPEG-TS/AVCHD, MPEG-PS, Matroska/WebM, ASF/WMV, FLV, DV,
-// GIF, BMP, JPEG XL, Sigma X3F.
+// Formats that are recognised but carry no date (Kind set, date from the
+// file name or mtime): MPEG-PS, BMP, a bare JPEG XL codestream. Not read:
+// Brotli-compressed JPEG XL boxes (no Brotli in the standard library),
+// AVCHD playlists, GoPro GPMF, DJI and FLIR streams.
 package meta

@@ -55,7 +55,7 @@ func TestGeneratedFilesAgreeWithExifTool(t *testing.T) {
 			}
 		})
 	}
-	for _, f := range []string{"png", "jpeg", "mkv", "webm", "wmv"} {
+	for _, f := range []string{"png", "jpeg", "mkv", "webm", "wmv", "tiff", "psd", "gif", "jxl", "flv"} {
 		if perFormat[f] < 2 && f != "webm" {
 			t.Errorf("%d generated %s files, want more than one", perFormat[f], f)
 		}
@@ -67,7 +67,10 @@ func TestGeneratedFormatsAndKinds(t *testing.T) {
 	for name, want := range map[string]string{
 		"png-xmp.png": "png/photo", "iptc.tif": "tiff/photo", "iptc-created.jpg": "jpeg/photo",
 		"mkv-dated.mkv": "mkv/video", "webm-dated.webm": "webm/video", "asf-dated.wmv": "wmv/video",
-		"asf-audio.wma": "wma/other",
+		"asf-audio.wma": "wma/other", "bigtiff-le.btf": "tiff/photo", "raw-iiq.iiq": "iiq/photo",
+		"raw-fff.fff": "fff/photo", "raw-mos.mos": "mos/photo", "psd-xmp.psd": "psd/photo",
+		"gif-xmp.gif": "gif/photo", "jxl-exif.jxl": "jxl/photo", "jxl-codestream.jxl": "jxl/photo",
+		"flv-dated.flv": "flv/video", "mpeg-ps.mpg": "mpg/video", "bmp-plain.bmp": "bmp/photo",
 	} {
 		data, err := os.ReadFile(filepath.Join(genDir, name))
 		if err != nil {

@@ -56,6 +56,9 @@ func FuzzTIFF(f *testing.F) {
 			f.Add(data)
 		}
 	})
+	addGenSeeds(f, ".btf", ".3fr", ".iiq", ".mos", ".pef")
+	f.Add(buildBigTIFF(binary.BigEndian, []exifTag{{tagDateTime, "2020:01:02 03:04:05"}},
+		[]exifTag{{tagDTOriginal, "2019:07:04 15:30:00"}}, `<x:xmpmeta xmp:CreateDate="2018-05-06T07:08:09"/>`))
 	r := NewReader(Options{Explain: true})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := r.newParse("x.tif", &input{head: data, size: int64(len(data))}, fixedMtime)
@@ -155,7 +158,7 @@ func FuzzIPTC(f *testing.F) {
 		fuzzReader(t, r, "a.jpg", data, func(p *parse) {
 			p.readJPEG(0)
 			p.readAFCP()
-			p.readIRB(data)
+			p.readIRB(0, int64(len(data)), true)
 			p.readIPTC(data)
 		})
 	})
@@ -190,5 +193,34 @@ func FuzzStreams(f *testing.F) {
 			p.readDV()
 			p.readX3F()
 		})
+	})
+}
+
+// FuzzStillFormats runs the PSD, GIF, JPEG XL and FLV readers over one
+// input each, seeded with the generated files of those formats.
+func FuzzStillFormats(f *testing.F) {
+	addGenSeeds(f, ".psd", ".gif", ".jxl", ".flv")
+	r := NewReader(Options{Explain: true})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzReader(t, r, "a.psd", data, func(p *parse) {
+			p.readPSD()
+			p.readGIF()
+			p.readJXL()
+			p.readFLV()
+		})
+	})
+}
+
+// FuzzExtendedXMP walks JPEG segments, extended XMP chunks included.
+func FuzzExtendedXMP(f *testing.F) {
+	paths, _ := filepath.Glob(filepath.Join("testdata", "gen", "xmp-extended-*.jpg"))
+	for _, p := range paths {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+	r := NewReader(Options{Explain: true})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzReader(t, r, "a.jpg", data, func(p *parse) { p.readJPEG(0) })
 	})
 }

@@ -13,6 +13,8 @@ const (
 	maxIPTCRecords  = 256
 	maxIPTCBytes    = 64 << 10
 	irbIPTC         = 0x0404
+	irbEXIF         = 0x0422 // "EXIF data 1": a TIFF structure
+	irbXMP          = 0x0424
 	tagIPTCNAA      = 0x83BB
 	tagPhotoshopIRB = 0x8649
 )
@@ -25,32 +27,53 @@ func (p *parse) readAPP13(at, n int64) {
 	if n <= hl || !hasPrefix(p.in.at(at, len(photoshopHeader)), photoshopHeader) {
 		return
 	}
-	p.readIRB(p.in.at(at+hl, int(min(n-hl, maxIPTCBytes))))
+	p.readIRB(at+hl, at+min(n, maxIPTCBytes), false)
 }
 
-// readIRB walks Photoshop image resource blocks ("8BIM", id, padded
-// Pascal name, size, data padded to even) for the IPTC block.
-func (p *parse) readIRB(b []byte) {
-	for i := 0; i < maxIRBBlocks && len(b) >= 12 && string(b[:4]) == "8BIM"; i++ {
-		id := binary.BigEndian.Uint16(b[4:])
-		sizeAt := 6 + (int(b[6])+2)&^1 // the name's length byte and text, padded to even
-		if sizeAt+4 > len(b) {
+// readIRB walks the Photoshop image resource blocks between file offsets
+// at and end ("8BIM", id, padded Pascal name, size, data padded to even)
+// for the IPTC block and, when withExif (a PSD's own resources: a TIFF's
+// or JPEG's would only repeat their Exif, and could point back at
+// themselves), the EXIF and XMP blocks. Only block headers are read on
+// the way; a thumbnail block is skipped, never loaded.
+func (p *parse) readIRB(at, end int64, withExif bool) {
+	for i := 0; i < maxIRBBlocks && at+12 <= end; i++ {
+		h := p.in.at(at, 7)
+		if h == nil || !isIRBSignature(h[:4]) {
 			return
 		}
-		size := int64(binary.BigEndian.Uint32(b[sizeAt:]))
-		data := int64(sizeAt + 4)
-		if size > int64(len(b))-data {
+		id := binary.BigEndian.Uint16(h[4:])
+		sizeAt := at + 6 + (int64(h[6])+2)&^1 // the name's length byte and text, padded to even
+		sb := p.in.at(sizeAt, 4)
+		if sb == nil {
 			return
 		}
-		if id == irbIPTC {
-			p.readIPTC(b[data : data+size])
-		}
-		next := data + size + size&1
-		if next >= int64(len(b)) {
+		size, data := int64(binary.BigEndian.Uint32(sb)), sizeAt+4
+		if size > end-data {
 			return
 		}
-		b = b[next:]
+		switch {
+		case id == irbIPTC:
+			p.readIPTC(p.in.at(data, int(min(size, maxIPTCBytes))))
+		case id == irbEXIF && withExif:
+			p.readTIFF(data, false)
+		case id == irbXMP && withExif:
+			if b := p.in.at(data, int(min(size, maxXMPBytes))); b != nil {
+				p.readXMP(b)
+			}
+		}
+		at = data + size + size&1
 	}
+}
+
+// isIRBSignature accepts Photoshop's "8BIM" and the few other writers'
+// signatures ExifTool accepts too.
+func isIRBSignature(b []byte) bool {
+	switch string(b) {
+	case "8BIM", "MeSa", "PHUT", "AgHg", "DCSR":
+		return true
+	}
+	return false
 }
 
 // readIPTC reads IPTC-IIM datasets (0x1C, record, dataset, length, value)

@@ -11,6 +11,8 @@ const maxJPEGSegments = 256
 var (
 	exifHeader = []byte("Exif\x00\x00")
 	xmpHeader  = []byte("http://ns.adobe.com/xap/1.0/\x00")
+	// xmpExtHeader opens the APP1 segments of extended XMP.
+	xmpExtHeader = []byte("http://ns.adobe.com/xmp/extension/\x00")
 )
 
 // readJPEG walks the marker segments of a JPEG that starts at start, up to
@@ -20,6 +22,8 @@ func (p *parse) readJPEG(start int64) bool {
 		return false
 	}
 	off := start + 2
+	var ext extendedXMP
+	defer ext.read(p)
 	for i := 0; i < maxJPEGSegments; i++ {
 		b := p.in.at(off, 4)
 		if b == nil || b[0] != 0xFF {
@@ -48,7 +52,7 @@ func (p *parse) readJPEG(start int64) bool {
 		case 0xE0:
 			p.readAPP0(off+4, length-2)
 		case 0xE1:
-			p.readAPP1(off+4, length-2)
+			p.readAPP1(off+4, length-2, &ext)
 		case 0xEC:
 			p.readAPP12(off+4, length-2)
 		case 0xED:
@@ -59,8 +63,8 @@ func (p *parse) readJPEG(start int64) bool {
 	return true
 }
 
-func (p *parse) readAPP1(at, n int64) {
-	h := p.in.at(at, min(int(n), len(xmpHeader)))
+func (p *parse) readAPP1(at, n int64, ext *extendedXMP) {
+	h := p.in.at(at, min(int(n), len(xmpExtHeader)))
 	switch {
 	case hasPrefix(h, exifHeader):
 		if !p.readTIFF(at+int64(len(exifHeader)), false) {
@@ -72,6 +76,57 @@ func (p *parse) readAPP1(at, n int64) {
 		if b := p.in.at(at+int64(len(xmpHeader)), int(n)-len(xmpHeader)); b != nil {
 			p.readXMP(b)
 		}
+	case hasPrefix(h, xmpExtHeader):
+		ext.add(p, at+int64(len(xmpExtHeader)), n-int64(len(xmpExtHeader)))
+	}
+}
+
+// extendedXMP gathers a JPEG's extended XMP: XMP too large for one
+// segment continues in APP1 segments headed by the extension namespace, a
+// 32-character GUID, the full length and this chunk's offset in it. The
+// chunks are put together (in their stated order, whatever the segment
+// order) so that a property cut between two is read whole; only the
+// first GUID seen is kept, and at most maxXMPBytes. Extended XMP is often
+// large (phones keep depth maps in it), so it is skipped when the EXIF
+// before it already gave a date that XMP cannot beat.
+type extendedXMP struct {
+	guid  []byte
+	limit int64  // the stated full length, at most maxXMPBytes
+	buf   []byte // grown to the end of the furthest chunk seen
+}
+
+func (x *extendedXMP) add(p *parse, at, n int64) {
+	if p.datedAbove(rankXMPOriginal) {
+		return
+	}
+	h := p.in.at(at, 40)
+	if n <= 40 || h == nil {
+		return
+	}
+	guid, full, off := h[:32], int64(binary.BigEndian.Uint32(h[32:])), int64(binary.BigEndian.Uint32(h[36:]))
+	switch {
+	case x.guid == nil:
+		x.guid, x.limit = append([]byte(nil), guid...), min(full, maxXMPBytes)
+	case !bytes.Equal(x.guid, guid):
+		return
+	}
+	n = min(n-40, x.limit-off)
+	if n <= 0 {
+		return
+	}
+	b := p.in.at(at+40, int(n))
+	if b == nil {
+		return
+	}
+	if end := int(off + n); end > len(x.buf) {
+		x.buf = append(x.buf, make([]byte, end-len(x.buf))...)
+	}
+	copy(x.buf[off:], b)
+}
+
+func (x *extendedXMP) read(p *parse) {
+	if len(x.buf) > 0 {
+		p.readXMP(x.buf)
 	}
 }
 

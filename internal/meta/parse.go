@@ -132,6 +132,17 @@ func (p *parse) dated() bool {
 	return false
 }
 
+// datedAbove reports whether a field of a better rank than rk has given a
+// usable date, so that fields of rank rk can no longer win.
+func (p *parse) datedAbove(rk rank) bool {
+	for r := rank(0); r < rk; r++ {
+		if p.have[r] {
+			return true
+		}
+	}
+	return false
+}
+
 // reject records a field whose text is not a usable date.
 func (p *parse) reject(tag string, src Source, raw []byte, reason string) {
 	if p.rejected == "" {

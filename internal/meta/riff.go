@@ -73,12 +73,22 @@ func (p *parse) readIDIT(b []byte) {
 	if b == nil {
 		return
 	}
+	p.offerCTime(rankOriginal, SourceEXIF, tagRIFF, b)
+}
+
+// offerCTime offers a date written as C's ctime ("Thu Jan 20 08:16:08
+// 2022") or, failing that, as EXIF text.
+func (p *parse) offerCTime(rk rank, src Source, tag string, b []byte) {
 	t := trimText(b)
 	if w, err := time.Parse("Mon Jan _2 15:04:05 2006", string(t)); err == nil {
-		p.offer(rankOriginal, Date{Wall: w, Source: SourceEXIF, Tag: tagRIFF}, t)
+		if reason := clockOf(w).check(p.maxYear); reason != "" {
+			p.reject(tag, src, t, reason)
+			return
+		}
+		p.offer(rk, Date{Wall: w, Source: src, Tag: tag}, t)
 		return
 	}
-	p.offerText(rankOriginal, SourceEXIF, tagRIFF, t, nil, nil)
+	p.offerText(rk, src, tag, t, nil, nil)
 }
 
 // readNikonTags reads Nikon's AVI tag list: 16-bit id, 16-bit size, value.

@@ -98,6 +98,9 @@ func (p *parse) sniff(h []byte) string {
 	case len(h) >= 12 && string(h[4:8]) == "ftyp":
 		f := ftypFormat(p.in.at(8, int(min(int64(binary.BigEndian.Uint32(h)), 256)-8)))
 		p.readBMFF()
+		if f == "cr3" && p.ext == "crm" { // Canon's raw movie shares CR3's brand and boxes
+			return "crm"
+		}
 		return f
 	case len(h) >= 8 && isQuickTimeAtom(string(h[4:8])):
 		p.readBMFF()
@@ -153,12 +156,20 @@ func (p *parse) sniffOther(h []byte) string {
 		}
 		return "wmv"
 	case string(h[:3]) == "FLV":
+		p.readFLV()
 		return "flv"
 	case string(h[:4]) == "GIF8":
+		p.readGIF()
 		return "gif"
+	case string(h[:4]) == "8BPS":
+		p.readPSD()
+		return "psd"
 	case string(h[:2]) == "BM" && p.ext == "bmp":
 		return "bmp"
-	case string(h[:4]) == "\xff\x0a\x00\x00" || (len(h) >= 12 && string(h[4:12]) == "JXL \r\n\x87\n"):
+	case len(h) >= 12 && string(h[4:12]) == "JXL \r\n\x87\n":
+		p.readJXL()
+		return "jxl"
+	case string(h[:2]) == "\xff\x0a": // a bare JPEG XL codestream: no metadata
 		return "jxl"
 	}
 	return ""

@@ -261,7 +261,7 @@ func (t *tiff) useIFD0(e entry) {
 	case tagIPTCNAA:
 		t.p.readIPTC(t.value(e, maxIPTCBytes))
 	case tagPhotoshopIRB:
-		t.p.readIRB(t.value(e, maxIPTCBytes))
+		t.p.readIRB(e.at, e.at+min(e.size, maxIPTCBytes), false)
 	}
 }
 

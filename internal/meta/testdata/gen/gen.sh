@@ -1,11 +1,13 @@
 #!/bin/sh
 # Regenerates the small real files in this folder with the tools that write
 # them in the wild, and ExifTool's reading of them (truth-exiftool.json).
-# Needs (Debian): apt-get install -y libimage-exiftool-perl imagemagick ffmpeg
+# Needs (Debian): apt-get install -y libimage-exiftool-perl imagemagick ffmpeg libtiff-tools
 # The tests read the committed files; they never run this script.
 set -eu
 cd "$(dirname "$0")"
-rm -f ./*.png ./*.jpg ./*.tif ./*.mkv ./*.webm ./*.wmv ./*.wma ./*.dv truth-exiftool.json
+exts="png jpg tif mkv webm wmv wma dv btf 3fr fff erf mef mos iiq nrw srw pef gpr psd gif jxl flv mpg bmp"
+for e in $exts; do rm -f ./*."$e"; done
+rm -f truth-exiftool.json
 et() { exiftool -q -overwrite_original "$@"; }
 nodate="-define png:exclude-chunk=date,tIME"
 
@@ -89,5 +91,106 @@ ffmpeg -hide_banner -loglevel error -f lavfi -i testsrc=size=720x480:rate=30000/
 head -c 4800 frame.dv > dv-ntsc.dv
 rm -f frame.dv
 
-exiftool -json -G1 -a ./*.png ./*.jpg ./*.tif ./*.mkv ./*.webm ./*.wmv ./*.wma ./*.dv > truth-exiftool.json
+# BigTIFF -------------------------------------------------------------
+# libtiff's tiffcp -8 writes BigTIFF (version 43, 8-byte offsets); it
+# keeps IFD0 but drops the Exif IFD, so tiffset writes the date into IFD0.
+convert -size 8x8 xc:red -compress none src.tif
+tiffcp -8 src.tif bigtiff-le.btf
+tiffset -s 306 "2003:03:03 13:13:13" bigtiff-le.btf
+tiffcp -8 -B src.tif bigtiff-be.btf
+tiffset -s 306 "2002:02:02 12:12:12" bigtiff-be.btf
+tiffset -s 271 "Shoebox" bigtiff-be.btf
+tiffcp -8 src.tif bigtiff-nodate.btf
+rm -f src.tif
+
+# TIFF-based RAW families ---------------------------------------------
+# Small TIFFs with ExifTool's EXIF, named as each RAW family: ExifTool
+# reads each as that type (FileType 3FR, IIQ …), as shoebox must. They are
+# not camera files (the corpus has a real IIQ and GPR); they prove the
+# TIFF reader takes each family, in both byte orders.
+i=0
+for e in 3fr fff erf mef mos iiq nrw srw pef gpr; do
+	i=$((i + 1))
+	if [ $((i % 2)) = 0 ]; then endian=MSB; else endian=LSB; fi
+	convert -size 8x8 xc:red -endian $endian -compress none src.tif
+	et -EXIF:DateTimeOriginal="20$((10 + i)):0$((i % 9 + 1)):1$((i % 9)) 10:20:30" -EXIF:Make=Shoebox src.tif
+	mv src.tif raw-$e.$e
+done
+
+# PSD -----------------------------------------------------------------
+# Photoshop image resources: EXIF (0x0422), XMP (0x0424), IPTC (0x0404).
+convert -size 8x8 xc:red psd-exif.psd
+et -EXIF:DateTimeOriginal="2010:01:02 03:04:05" psd-exif.psd
+convert -size 8x8 xc:red psd-xmp.psd
+et -XMP-xmp:CreateDate="2009:01:02 03:04:05" psd-xmp.psd
+convert -size 8x8 xc:red psd-iptc.psd
+et -IPTC:DateCreated=2008:01:02 -IPTC:TimeCreated=03:04:05 psd-iptc.psd
+convert -size 8x8 xc:red psd-nodate.psd
+
+# GIF -----------------------------------------------------------------
+# XMP in the "XMP DataXMP" application extension, before the image data.
+convert -size 8x8 xc:red gif-xmp.gif
+et -XMP-xmp:CreateDate="2007:01:02 03:04:05" gif-xmp.gif
+convert -size 64x64 plasma:fractal -seed 1 gif-xmp-big.gif
+et -XMP-exif:DateTimeOriginal="2006:01:02 03:04:05" gif-xmp-big.gif
+convert -size 8x8 xc:red gif-nodate.gif
+
+# JPEG XL -------------------------------------------------------------
+# ffmpeg's libjxl writes a bare codestream; ExifTool wraps it in the
+# ISO BMFF container to add Exif and xml boxes.
+jxl="-hide_banner -loglevel error -f lavfi -i testsrc=size=16x16 -frames:v 1 -c:v libjxl -y"
+ffmpeg $jxl jxl-exif.jxl
+et -m -EXIF:DateTimeOriginal="2005:01:02 03:04:05" jxl-exif.jxl
+ffmpeg $jxl jxl-xmp.jxl
+et -m -XMP-xmp:CreateDate="2004:01:02 03:04:05" jxl-xmp.jxl
+ffmpeg $jxl jxl-codestream.jxl
+
+# Extended XMP (JPEG) -------------------------------------------------
+# The date lives in the extended part, cut between two APP1 chunks
+# (written in reverse order); the main packet names the GUID.
+convert -size 8x8 xc:red src.jpg
+for d in "2001:01:01 01:01:01" "1999:09:09 09:09:09"; do
+	out=xmp-extended-$(echo "$d" | cut -c1-4).jpg
+	python3 - src.jpg "$out" "$d" <<'PY'
+import struct, sys, hashlib
+src, out, date = sys.argv[1], sys.argv[2], sys.argv[3]
+ext = ('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+       '<rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/">'
+       '<dc:description><rdf:Alt><rdf:li xml:lang="x-default">' + 'x' * 300 + '</rdf:li></rdf:Alt></dc:description>'
+       '<exif:DateTimeOriginal>' + date + '</exif:DateTimeOriginal>'
+       '</rdf:Description></rdf:RDF></x:xmpmeta>').encode()
+guid = hashlib.md5(ext).hexdigest().upper().encode()
+main = ('<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/">'
+        '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about=""'
+        ' xmlns:xmpNote="http://ns.adobe.com/xmp/note/" xmpNote:HasExtendedXMP="' + guid.decode() + '"/>'
+        '</rdf:RDF></x:xmpmeta><?xpacket end="w"?>').encode()
+def app1(body):
+    return b'\xff\xe1' + struct.pack('>H', len(body) + 2) + body
+cut = ext.index(date.encode()) + 5
+segs = app1(b'http://ns.adobe.com/xap/1.0/\0' + main)
+for off in (cut, 0):
+    part = ext[off:] if off else ext[:cut]
+    segs += app1(b'http://ns.adobe.com/xmp/extension/\0' + guid + struct.pack('>II', len(ext), off) + part)
+jpg = open(src, 'rb').read()
+open(out, 'wb').write(jpg[:2] + segs + jpg[2:])
+PY
+done
+rm -f src.jpg
+
+# Flash video -----------------------------------------------------------
+# ffmpeg writes every metadata key into onMetaData; "creationdate" is the
+# one Flash writers used (ExifTool: Flash:CreateDate).
+clip1="-hide_banner -loglevel error -f lavfi -i testsrc=size=16x16:rate=1 -t 1"
+ffmpeg $clip1 -metadata creationdate="Mon Jan 19 12:34:56 2009" -y flv-dated.flv
+ffmpeg $clip1 -metadata creationdate="Sat Feb 29 23:59:59 2020" -y flv-leap.flv
+ffmpeg $clip1 -fflags +bitexact -y flv-nodate.flv
+
+# Formats that carry no date -----------------------------------------
+# MPEG-PS and BMP have no date field (ExifTool finds none either, even
+# when ffmpeg is given one).
+ffmpeg -hide_banner -loglevel error -f lavfi -i testsrc=size=16x16:rate=25 -t 0.2 \
+	-metadata creation_time=2003-01-02T03:04:05Z -f mpeg -y mpeg-ps.mpg
+convert -size 8x8 xc:red bmp-plain.bmp
+
+exiftool -json -G1 -a $(for e in $exts; do ls ./*."$e" 2>/dev/null; done) > truth-exiftool.json
 ls -l
