@@ -225,3 +225,19 @@ type bigOrder interface {
 	binary.ByteOrder
 	binary.AppendByteOrder
 }
+
+// TestEveryRawFormatIsRaw: each TIFF-based RAW name the sniffer can return
+// is one IsRaw (the pipeline's RAW+JPEG pairing) knows.
+func TestEveryRawFormatIsRaw(t *testing.T) {
+	for ext := range rawByExt {
+		if ext != "tiff" && !IsRaw(ext) {
+			t.Errorf("%s is sniffed as a RAW name but IsRaw says no", ext)
+		}
+		if kindOf[ext] != KindPhoto {
+			t.Errorf("%s is not a photo", ext)
+		}
+	}
+	if IsRaw("jpeg") || IsRaw("tiff") {
+		t.Error("jpeg or tiff taken for RAW")
+	}
+}

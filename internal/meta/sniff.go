@@ -35,6 +35,18 @@ var rawByExt = map[string]bool{
 	"iiq": true, "gpr": true, "dng": true, "cr2": true, "fff": true,
 }
 
+// rawFormats are the camera RAW formats: a RAW and a JPEG of one stem are
+// one shot (the pipeline pairs them).
+var rawFormats = map[string]bool{
+	"cr2": true, "cr3": true, "crw": true, "nef": true, "nrw": true, "arw": true, "srf": true, "sr2": true,
+	"dng": true, "raf": true, "orf": true, "rw2": true, "pef": true, "srw": true, "mrw": true, "kdc": true,
+	"dcr": true, "k25": true, "3fr": true, "fff": true, "erf": true, "mef": true, "mos": true, "iiq": true,
+	"gpr": true, "x3f": true,
+}
+
+// IsRaw reports whether format (an Info.Format) is a camera RAW format.
+func IsRaw(format string) bool { return rawFormats[format] }
+
 var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 
 // run identifies the format from the first bytes and reads its metadata.

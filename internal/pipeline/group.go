@@ -173,14 +173,7 @@ func companionDate(c fileInfo, loc *time.Location) (meta.Date, bool) {
 	return d, ok && err == nil
 }
 
-func isRaw(format string) bool {
-	switch format {
-	case "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "dng", "raf", "orf", "rw2", "pef", "srw",
-		"mrw", "kdc", "dcr", "k25", "3fr", "erf", "mef", "mos", "iiq", "gpr", "x3f":
-		return true
-	}
-	return false
-}
+func isRaw(format string) bool { return meta.IsRaw(format) }
 
 // isStill is a camera's or phone's rendered photo: the JPEG beside a RAW,
 // the still of a Live Photo.
