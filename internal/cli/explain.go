@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ func cmdExplain(env Env, args []string) error {
 	tz := fs.String("video-tz", "local", "")
 	camTZ := fs.String("tz", "", "")
 	hidden := fs.Bool("hidden", false, "")
+	jsonOut := fs.Bool("json", false, "")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -34,6 +36,10 @@ func cmdExplain(env Env, args []string) error {
 		return usagef("--tz: %s", err)
 	}
 	opt := meta.Options{Explain: true, VideoTZ: loc, PhotoTZ: photoTZ}
+	var enc *json.Encoder
+	if *jsonOut {
+		enc = json.NewEncoder(env.Stdout)
+	}
 	failed := false
 	for _, f := range files {
 		st, err := os.Stat(f)
@@ -51,7 +57,14 @@ func cmdExplain(env Env, args []string) error {
 		}
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "shoebox: explain %q: %s\n", f, shown(sentence(err)))
+			if enc != nil {
+				_ = enc.Encode(problemLine{Type: "problem", Path: f, PathBytes: rawBytes(f), Reason: sentence(err)})
+			}
 			failed = true
+			continue
+		}
+		if enc != nil {
+			explainJSON(enc, f, d)
 			continue
 		}
 		explainOne(env.Stdout, f, d)

@@ -8,7 +8,8 @@ Usage:
   shoebox sort [flags] SRC... DEST   sort photos and videos from SRC into DEST
   shoebox explain FILE...            show every date found in a file and which one wins
   shoebox log DEST                   list the runs recorded in a library
-  shoebox undo [--dry-run] [DEST]    reverse the last run into DEST (default: .)
+  shoebox undo [--dry-run] [DEST] [RUN-ID]
+                                     reverse the last run into DEST (default: .), or the run named
   shoebox index DEST                 build or refresh the duplicate index of a library
   shoebox completion SHELL          print a completion script (bash, zsh, fish, powershell)
   shoebox version                    print the version
@@ -118,7 +119,7 @@ Exit codes: 0 done, 1 fatal error, 2 bad command line, 3 some files failed,
 130 interrupted (run the same command again to resume).
 `
 
-const explainHelp = `Usage: shoebox explain [--tz Z] [--video-tz Z] [--hidden] FILE...
+const explainHelp = `Usage: shoebox explain [--tz Z] [--video-tz Z] [--hidden] [--json] FILE...
 
 Prints every capture-date candidate found in each file (tag, value, offset),
 which one wins, and why; "offset from GPS time" when the photo's GPS time
@@ -132,12 +133,13 @@ Flags:
                        gives no UTC offset (as for sort); default: none assumed
       --video-tz Z     zone for video times stored in UTC: local (default), UTC, +02:00
       --hidden         count hidden companions too (as sort --hidden)
+      --json           one JSON object per file on stdout (see docs/json.md)
 `
 
 var helps = map[string]string{
 	"sort":       sortHelp,
 	"explain":    explainHelp,
-	"log":        "Usage: shoebox log DEST\n\nLists the runs recorded in DEST/.shoebox/journal, newest last.\n",
+	"log":        "Usage: shoebox log [--json] DEST\n\nLists the runs recorded in DEST/.shoebox/journal, newest last; the first\nword of each line is the run's id, which shoebox undo DEST RUN-ID takes.\n\nFlags:\n      --json   one JSON object per run on stdout (see docs/json.md)\n",
 	"undo":       undoHelp,
 	"index":      "Usage: shoebox index [--workers N] DEST\n\nHashes every file in a library (reusing hashes of unchanged files) so later\nruns detect duplicates against it without re-reading it.\n\nFlags:\n      --workers N   files hashed at once (default 4)\n",
 	"completion": "Usage: shoebox completion bash|zsh|fish|powershell\n\nPrints a completion script that completes commands, each command's flags,\nmodes and template tokens. For bash: source <(shoebox completion bash);\nfor PowerShell: shoebox completion powershell | Out-String | Invoke-Expression\n",

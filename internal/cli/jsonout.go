@@ -32,3 +32,11 @@ func rawBytes(path string) []byte {
 	}
 	return []byte(path)
 }
+
+// problemLine is a path a command could not handle, in its --json output.
+type problemLine struct {
+	Type      string `json:"type"` // "problem"
+	Path      string `json:"path"`
+	PathBytes []byte `json:"path_bytes,omitempty"`
+	Reason    string `json:"reason"`
+}

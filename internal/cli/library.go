@@ -2,17 +2,22 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"shoebox/internal/fsx"
 	"shoebox/internal/journal"
 	"shoebox/internal/pipeline"
+	"shoebox/internal/undo"
 )
 
 func cmdIndex(ctx context.Context, env Env, args []string) error {
@@ -43,7 +48,9 @@ func cmdIndex(ctx context.Context, env Env, args []string) error {
 }
 
 func cmdLog(env Env, args []string) error {
-	args, err := parseFlags(newFlags("log"), args)
+	fs := newFlags("log")
+	jsonOut := fs.Bool("json", false, "")
+	args, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
@@ -56,6 +63,12 @@ func cmdLog(env Env, args []string) error {
 	runs, err := journal.List(filepath.Join(pipeline.StateDir(args[0]), "journal"))
 	if err != nil {
 		return fmt.Errorf("log %q: %w", args[0], err)
+	}
+	// Ids sort by the second only; two runs in one second (a resume right
+	// after a kill) are listed in the order they started, as undo orders them.
+	slices.SortStableFunc(runs, func(a, b journal.Summary) int { return a.Header.Started.Compare(b.Header.Started) })
+	if *jsonOut {
+		return logJSON(env.Stdout, runs)
 	}
 	if len(runs) == 0 {
 		fmt.Fprintf(env.Stdout, "%s: no runs recorded\n", shown(args[0]))
@@ -111,4 +124,48 @@ func logLine(r journal.Summary) string {
 	return fmt.Sprintf("%s  %s  %-11s done %d, failed %d, undone %d  shoebox %s",
 		r.Header.RunID, r.Header.Started.Local().Format("2006-01-02 15:04"), state,
 		r.Done, r.Failed, r.Undone, strings.Join(r.Header.Args, " "))
+}
+
+// logRun is one line of log --json: one journal (docs/json.md).
+type logRun struct {
+	Type     string   `json:"type"` // "run"
+	RunID    string   `json:"run_id,omitempty"`
+	Kind     string   `json:"kind,omitempty"` // sort, undo (Args[1] names the run it reverses), recover
+	Started  string   `json:"started,omitempty"`
+	State    string   `json:"state"` // complete, interrupted, unreadable
+	Args     []string `json:"args,omitempty"`
+	Done     int      `json:"done"`
+	Failed   int      `json:"failed"`
+	Undone   int      `json:"undone"`
+	UndoneBy string   `json:"undone_by,omitempty"` // sort runs: the undo that reversed it
+	Journal  string   `json:"journal"`
+	Error    string   `json:"error,omitempty"`
+}
+
+func logJSON(w io.Writer, runs []journal.Summary) error {
+	enc := json.NewEncoder(w)
+	by := undo.UndoneBy(runs)
+	for _, r := range runs {
+		l := logRun{Type: "run", RunID: r.Header.RunID, State: "complete", Args: r.Header.Args,
+			Done: r.Done, Failed: r.Failed, Undone: r.Undone, Journal: r.Path}
+		switch {
+		case r.Err != nil:
+			l.State, l.Error = "unreadable", r.Err.Error()
+		case r.Torn || !r.Closed:
+			l.State = "interrupted"
+		}
+		if !r.Header.Started.IsZero() {
+			l.Started = r.Header.Started.UTC().Format(time.RFC3339)
+		}
+		if len(r.Header.Args) > 0 {
+			l.Kind = r.Header.Args[0]
+		}
+		if l.Kind == "sort" {
+			l.UndoneBy = by[r.Header.RunID]
+		}
+		if err := enc.Encode(l); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -82,6 +82,27 @@ func (h *history) add(s journal.Summary) {
 	}
 }
 
+// UndoneBy maps each sort run that is undone to the undo that did it, as
+// undo itself decides (a closed undo journal naming the run), for log.
+func UndoneBy(sums []journal.Summary) map[string]string {
+	h := &history{recoveries: map[string][]journal.Summary{}, undone: map[string]bool{}, recovered: map[string]bool{}}
+	by := map[string]string{}
+	for _, s := range sums {
+		h.add(s)
+		if s.Err == nil && s.Closed && len(s.Header.Args) > 1 && s.Header.Args[0] == argUndo {
+			for _, id := range s.Header.Args[1:] {
+				by[id] = s.Header.RunID
+			}
+		}
+	}
+	for id := range by {
+		if !h.undone[id] {
+			delete(by, id)
+		}
+	}
+	return by
+}
+
 // trustworthy refuses to act on a history with a damaged journal: it could
 // hide what a run did or whether it was undone already.
 func (h *history) trustworthy() error {

@@ -79,6 +79,12 @@ func runChild(kind string) int {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
+	case "undo-named": // the run id comes in envSrc
+		_, err := undo.Named(context.Background(), dest, os.Getenv(envSrc), undo.Options{Events: func(string) { kill(crashEvents) }})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
 	default:
 		fmt.Fprintf(os.Stderr, "unknown child %q\n", kind)
 		return 2

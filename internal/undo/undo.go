@@ -13,11 +13,23 @@ import (
 	"shoebox/internal/transfer"
 )
 
-// Options configure Last.
+// Options configure Last and Named.
 type Options struct {
 	DryRun bool
 	FS     fsx.FS       // nil means fsx.OS
 	Events func(string) // one line per file reverted or kept, and per folder; may be nil
+	Report func(Event)  // the same, as data (for --json); may be nil
+}
+
+// Event is one thing an undo did or would do, or refused.
+type Event struct {
+	Outcome string `json:"outcome"`          // run, reverted, already, kept, failed, folder-removed, folder-kept
+	Action  string `json:"action,omitempty"` // remove, move-back, restore (a removed duplicate), remove-folder
+	Run     string `json:"run"`              // the id of the run being undone
+	Path    string `json:"path,omitempty"`   // the path in the library (for restore: the kept copy it is restored from)
+	To      string `json:"to,omitempty"`     // move-back and restore: where the file goes back to
+	Reason  string `json:"reason,omitempty"` // kept, failed: why
+	Text    string `json:"-"`                // the line for people
 }
 
 // Stats counts what Last did (or, in a dry run, would do).
@@ -38,6 +50,13 @@ var (
 	ErrNoJournal = errors.New("no runs are recorded here: nothing to undo")
 	// ErrNothingToUndo: every recorded run is undone already.
 	ErrNothingToUndo = errors.New("nothing to undo: every run that changed files here is undone already")
+	// ErrUnknownRun: Named was given an id no sort run here has.
+	ErrUnknownRun = errors.New("no sort run with this id is recorded here (shoebox log DEST lists them)")
+	// ErrAlreadyUndone: Named was given a run that is undone already.
+	ErrAlreadyUndone = errors.New("this run is undone already")
+	// ErrLaterRunDepends: Named was given an older run that a later run,
+	// not undone, built on; see independent.
+	ErrLaterRunDepends = errors.New("a later run that is not undone touched its files")
 )
 
 // flushEvery bounds how many reversals share one round of fsyncs.
@@ -49,6 +68,19 @@ const flushEvery = 256
 // done, and writes an undo journal per run reversed, so a killed undo is
 // completed by running it again.
 func Last(ctx context.Context, dest string, opt Options) (Stats, error) {
+	return undoRun(ctx, dest, "", opt)
+}
+
+// Named reverses the run with id runID (as shoebox log lists it), with the
+// interrupted runs it finished, as Last would if it were the newest. An
+// older run is reversed only when no later run that is not undone touched
+// its paths (see independent); otherwise nothing is done and the error
+// wraps ErrLaterRunDepends, naming the later run and the path.
+func Named(ctx context.Context, dest, runID string, opt Options) (Stats, error) {
+	return undoRun(ctx, dest, runID, opt)
+}
+
+func undoRun(ctx context.Context, dest, runID string, opt Options) (Stats, error) {
 	st := Stats{DryRun: opt.DryRun}
 	if opt.FS == nil {
 		opt.FS = fsx.OS
@@ -66,10 +98,10 @@ func Last(ctx context.Context, dest string, opt Options) (Stats, error) {
 		return st, fmt.Errorf("undo in %q: %w", dest, err)
 	}
 	defer unlock()
-	return undoLocked(ctx, dest, opt, st)
+	return undoLocked(ctx, dest, runID, opt, st)
 }
 
-func undoLocked(ctx context.Context, dest string, opt Options, st Stats) (Stats, error) {
+func undoLocked(ctx context.Context, dest, runID string, opt Options, st Stats) (Stats, error) {
 	rec, found, err := recoverAll(ctx, dest, opt.FS, opt.DryRun)
 	st.Recovery = rec
 	if err != nil {
@@ -83,6 +115,11 @@ func undoLocked(ctx context.Context, dest string, opt Options, st Stats) (Stats,
 		return st, fmt.Errorf("undo in %q: %w", dest, err)
 	}
 	job := h.job(found)
+	if runID != "" {
+		if job, err = h.named(runID, found); err != nil {
+			return st, fmt.Errorf("undo in %q: %w", dest, err)
+		}
+	}
 	if len(job) == 0 {
 		return st, fmt.Errorf("undo in %q: %w", dest, ErrNothingToUndo)
 	}
@@ -122,7 +159,8 @@ func (u *undoer) undo(h *history, extra []journal.Entry) error {
 		return sp.discard(err)
 	}
 	u.st.Runs = append(u.st.Runs, id)
-	u.event("run %s (shoebox %s), %d operations to reverse", id, strings.Join(u.run.Header.Args, " "), sp.n)
+	u.report(Event{Outcome: "run", Reason: fmt.Sprintf("shoebox %s", strings.Join(u.run.Header.Args, " "))},
+		"run %s (shoebox %s), %d operations to reverse", id, strings.Join(u.run.Header.Args, " "), sp.n)
 	rev := u.exec.Reverser()
 	done := 0
 	err = sp.each(func(e journal.Entry) error {
@@ -189,32 +227,35 @@ func (u *undoer) account(res transfer.Reversal) error {
 		return res.Err
 	case errors.Is(res.Err, transfer.ErrLeftInPlace) && dir:
 		u.st.DirsKept++
-		u.event("kept folder %v", res.Err)
+		u.report(Event{Outcome: "folder-kept", Path: e.Dst, Reason: res.Err.Error()}, "kept folder %v", res.Err)
 	case errors.Is(res.Err, transfer.ErrLeftInPlace) && e.Action == journal.RemoveDuplicate:
 		u.st.Kept++
-		u.event("not restored: %v", res.Err)
+		u.report(Event{Outcome: "kept", Action: "restore", Path: e.Dst, To: e.Src, Reason: res.Err.Error()}, "not restored: %v", res.Err)
 	case errors.Is(res.Err, transfer.ErrLeftInPlace):
 		u.st.Kept++
-		u.event("kept %v", res.Err)
+		u.report(Event{Outcome: "kept", Path: e.Dst, Reason: res.Err.Error()}, "kept %v", res.Err)
 	case res.Err != nil:
 		u.st.Failed++
 		u.failed++
-		u.event("failed %s: %v", e.Dst, res.Err)
+		u.report(Event{Outcome: "failed", Path: e.Dst, Reason: res.Err.Error()}, "failed %s: %v", e.Dst, res.Err)
 	case res.Already && dir:
 	case res.Already:
 		u.st.Already++
+		u.report(Event{Outcome: "already", Path: e.Dst}, "")
 	case dir:
 		u.st.DirsRemoved++
-		u.event("%s folder %s", u.verb("removed", "remove"), e.Dst)
+		u.report(Event{Outcome: "folder-removed", Action: "remove-folder", Path: e.Dst}, "%s folder %s", u.verb("removed", "remove"), e.Dst)
 	case e.Action == journal.RemoveDuplicate:
 		u.st.Reverted++
-		u.event("%s duplicate %s (a copy of %s)", u.verb("restored", "restore"), e.Src, e.Dst)
+		u.report(Event{Outcome: "reverted", Action: "restore", Path: e.Dst, To: e.Src},
+			"%s duplicate %s (a copy of %s)", u.verb("restored", "restore"), e.Src, e.Dst)
 	case e.Action == journal.Move && !u.sourceWasKept(res):
 		u.st.Reverted++
-		u.event("%s %s -> %s", u.verb("moved back", "move back"), e.Dst, e.Src)
+		u.report(Event{Outcome: "reverted", Action: "move-back", Path: e.Dst, To: e.Src},
+			"%s %s -> %s", u.verb("moved back", "move back"), e.Dst, e.Src)
 	default:
 		u.st.Reverted++
-		u.event("%s %s", u.verb("removed", "remove"), e.Dst)
+		u.report(Event{Outcome: "reverted", Action: "remove", Path: e.Dst}, "%s %s", u.verb("removed", "remove"), e.Dst)
 	}
 	return nil
 }
@@ -232,8 +273,17 @@ func (u *undoer) verb(done, planned string) string {
 	return done
 }
 
-func (u *undoer) event(format string, args ...any) {
-	if u.opt.Events != nil {
-		u.opt.Events(fmt.Sprintf(format, args...))
+// report hands one event to both listeners; an empty format means no
+// line for people (a file an earlier undo had reverted).
+func (u *undoer) report(ev Event, format string, args ...any) {
+	ev.Run = u.run.Header.RunID
+	if format != "" {
+		ev.Text = fmt.Sprintf(format, args...)
+		if u.opt.Events != nil {
+			u.opt.Events(ev.Text)
+		}
+	}
+	if u.opt.Report != nil {
+		u.opt.Report(ev)
 	}
 }
