@@ -180,20 +180,21 @@ func (t *tiff) uint(b []byte) uint64 {
 // in the entry's last field (4 bytes, 8 in BigTIFF) is stored there.
 func (t *tiff) entry(b []byte, at int64) entry {
 	e := entry{tag: t.order.Uint16(b), typ: t.order.Uint16(b[2:])}
-	countAt, field := 4, 4
+	var count, offset uint64
+	field := int64(4)
 	if t.big {
-		countAt, field = 4, 8
+		count, offset, field = t.order.Uint64(b[4:]), t.order.Uint64(b[12:]), 8
+	} else {
+		count, offset = uint64(t.order.Uint32(b[4:])), uint64(t.order.Uint32(b[8:]))
 	}
-	count := t.uint(b[countAt : countAt+field])
 	e.count = uint32(min(count, 1<<31))
 	if int(e.typ) < len(typeSize) {
 		e.size = typeSize[e.typ] * int64(e.count)
 	}
-	valueAt := countAt + field
-	if e.size <= int64(field) {
-		e.at = at + int64(valueAt)
+	if e.size <= field {
+		e.at = at + 4 + field
 	} else {
-		e.at = t.base + int64(min(t.uint(b[valueAt:valueAt+field]), maxIFDOffset))
+		e.at = t.base + int64(min(offset, maxIFDOffset))
 	}
 	return e
 }
