@@ -5,7 +5,7 @@
 # The tests read the committed files; they never run this script.
 set -eu
 cd "$(dirname "$0")"
-exts="png jpg tif mkv webm wmv wma dv btf 3fr fff erf mef mos iiq nrw srw pef gpr psd gif jxl flv mpg bmp"
+exts="png jpg tif mkv webm wmv wma dv btf 3fr fff erf mef mos iiq nrw srw pef gpr psd gif jxl flv mpg bmp avif webp"
 for e in $exts; do rm -f ./*."$e"; done
 rm -f truth-exiftool.json
 et() { exiftool -q -overwrite_original "$@"; }
@@ -184,6 +184,21 @@ clip1="-hide_banner -loglevel error -f lavfi -i testsrc=size=16x16:rate=1 -t 1"
 ffmpeg $clip1 -metadata creationdate="Mon Jan 19 12:34:56 2009" -y flv-dated.flv
 ffmpeg $clip1 -metadata creationdate="Sat Feb 29 23:59:59 2020" -y flv-leap.flv
 ffmpeg $clip1 -fflags +bitexact -y flv-nodate.flv
+
+# AVIF and WebP --------------------------------------------------------
+# AVIF from ffmpeg's libaom still picture: ExifTool adds an Exif item or an
+# XMP item (mime application/rdf+xml) to the HEIF meta box. WebP from
+# ImageMagick: ExifTool adds EXIF and XMP chunks (VP8X).
+avif="-hide_banner -loglevel error -f lavfi -i testsrc=size=64x64 -frames:v 1 -c:v libaom-av1 -still-picture 1 -y"
+ffmpeg $avif avif-xmp.avif
+et -m -XMP-xmp:CreateDate="2003:04:05 06:07:08" avif-xmp.avif
+ffmpeg $avif avif-exif.avif
+et -m -EXIF:DateTimeOriginal="2002:04:05 06:07:08" avif-exif.avif
+ffmpeg $avif avif-nodate.avif
+convert -size 8x8 xc:red webp-xmp.webp
+et -XMP-exif:DateTimeOriginal="2001:05:06 07:08:09" webp-xmp.webp
+convert -size 8x8 xc:red webp-exif.webp
+et -EXIF:DateTimeOriginal="2000:05:06 07:08:09" webp-exif.webp
 
 # Formats that carry no date -----------------------------------------
 # MPEG-PS and BMP have no date field (ExifTool finds none either, even
