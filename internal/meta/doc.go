@@ -88,7 +88,8 @@
 // XMP too, and it is not gathered once EXIF has dated the file).
 // BigTIFF offsets above 1 TiB are treated as broken. PSD image resources
 // are walked header by header (64 blocks), GIF blocks only within the
-// first read, FLV only its first script tag.
+// first read (then one read of the last 64 KiB for XMP appended after the
+// image), FLV only its first script tag.
 //
 // # Why a hand-written TIFF/EXIF reader
 //

@@ -241,3 +241,35 @@ func TestEveryRawFormatIsRaw(t *testing.T) {
 		t.Error("jpeg or tiff taken for RAW")
 	}
 }
+
+// TestGIFXMPAtTheEnd: a GIF larger than the first read whose XMP
+// extension follows the image data is dated from one read of its tail;
+// the same GIF within the first read is walked block by block.
+func TestGIFXMPAtTheEnd(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(genDir, "gif-xmp.gif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(data, gifXMPExt)
+	end := i + bytes.Index(data[i:], []byte("<?xpacket end")) // the packet, then the magic trailer
+	end += bytes.Index(data[end:], []byte{0x01, 0xFF, 0xFE}) + 258
+	ext := bytes.Clone(data[i:end])
+	rest := append(bytes.Clone(data[:i]), data[end:len(data)-1]...) // without the XMP, without the trailer byte
+	// A comment extension of ~100 KiB pushes the XMP past the first read.
+	var pad []byte
+	for len(pad) < 100<<10 {
+		pad = append(pad, 255)
+		pad = append(pad, bytes.Repeat([]byte{'x'}, 255)...)
+	}
+	big := append(append(append(append(rest, 0x21, 0xFE), pad...), 0), ext...)
+	big = append(big, 0x3B)
+	path := writeTemp(t, "big.gif", big)
+	r := NewReader(Options{Explain: true})
+	info := r.File(path, int64(len(big)), fixedMtime)
+	if info.Format != "gif" || info.Date.Tag != tagXMPCreate || info.Date.Wall.Year() != 2007 {
+		t.Errorf("XMP at the end: %s %+v %+v", info.Format, info.Date, info.Candidates)
+	}
+	if n := r.state.in.read; n > int64(headSize+gifTailBytes) {
+		t.Errorf("read %d bytes", n)
+	}
+}
