@@ -157,7 +157,7 @@ func perFile(bytes int64, files int) string {
 }
 
 // SummaryHeader heads the one-line rows PrintSummary writes, one per
-// storage and cache state (cmd/bench/storage.sh collects them).
+// storage and cache state (bench/storage.sh collects them).
 const SummaryHeader = "| storage | cache | workers (copy / headers) | metadata stage (disk read per file) | first sort (disk read per file) | cp -r && sync | rsync -a && sync | sort speed ÷ cp, ÷ rsync | re-run (disk read per file) | rsync -a re-run |\n" +
 	"| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # storage.sh regenerates the bench's storage rows in one command (Linux, root):
 #
-#   cmd/bench/storage.sh [COUNT] [ROWS...]      e.g. cmd/bench/storage.sh 100
+#   bench/storage.sh [COUNT] [ROWS...]      e.g. bench/storage.sh 100
 #
 # ROWS default to: ext4 btrfs btrfs-reflink xfs xfs-reflink sshfs-1ms sshfs-10ms.
 # Sweeps that choose the automatic worker counts (not in the default rows):
@@ -220,13 +220,13 @@ for row in "${ROWS[@]}"; do
 		sweep "sshfs +$delay, small files" "$SWEEP_COUNT" "$ROOT/sshfs.mnt/sweep" --meta-workers "2 4 8 16 32 64" --workers 2 --scan-only
 		;;
 	copy-sweep-ext4)
-		sweep "ext4, real-size" "$COUNT" "$ROOT/local" --workers "1 2 4 8" --real-size --compare
+		sweep "ext4, real-size" "$COUNT" "$ROOT/local" --workers "1 2 4 8" --real-size
 		;;
 	copy-sweep-*ms)
 		delay=${row#copy-sweep-}
 		nas && set_delay "$delay" || continue
 		"$ROOT/bench" "$COUNT" "$ROOT/export/work" --real-size --generate-only --keep >>"$LOG" 2>&1
-		sweep "sshfs +$delay, real-size" "$COUNT" "$ROOT/sshfs.mnt/work" --workers "1 2 4 8" --real-size --compare
+		sweep "sshfs +$delay, real-size" "$COUNT" "$ROOT/sshfs.mnt/work" --workers "1 2 4 8" --real-size
 		;;
 	*)
 		echo "storage.sh: unknown row $row" >&2
