@@ -31,6 +31,8 @@ ROWS=("$@")
 OUT=${OUT:-$PWD/storage-rows.md}
 CACHES=${CACHES:-"warm cold"}
 SWEEP_COUNT=${SWEEP_COUNT:-2000}
+META_VALUES=${META_VALUES:-"2 4 8 16 32 64"}
+COPY_VALUES=${COPY_VALUES:-"1 2 4 8"}
 BENCH_FLAGS=${BENCH_FLAGS:-}
 IMAGE_SIZE=${IMAGE_SIZE:-4G}
 NS=sbx-nas$$
@@ -211,22 +213,22 @@ for row in "${ROWS[@]}"; do
 		bench_row "sshfs, +$delay round trip ($(delay_how))" "$ROOT/sshfs.mnt/work"
 		;;
 	meta-sweep-ext4)
-		sweep "ext4, small files" "$SWEEP_COUNT" "$ROOT/sweep" --meta-workers "2 4 8 16 32 64" --workers 4 --scan-only
+		sweep "ext4, small files" "$SWEEP_COUNT" "$ROOT/sweep" --meta-workers "$META_VALUES" --workers 4 --scan-only
 		;;
 	meta-sweep-*ms)
 		delay=${row#meta-sweep-}
 		nas && set_delay "$delay" || continue
 		"$ROOT/bench" "$SWEEP_COUNT" "$ROOT/export/sweep" --generate-only --keep >>"$LOG" 2>&1
-		sweep "sshfs +$delay, small files" "$SWEEP_COUNT" "$ROOT/sshfs.mnt/sweep" --meta-workers "2 4 8 16 32 64" --workers 2 --scan-only
+		sweep "sshfs +$delay, small files" "$SWEEP_COUNT" "$ROOT/sshfs.mnt/sweep" --meta-workers "$META_VALUES" --workers 2 --scan-only
 		;;
 	copy-sweep-ext4)
-		sweep "ext4, real-size" "$COUNT" "$ROOT/local" --workers "1 2 4 8" --real-size
+		sweep "ext4, real-size" "$COUNT" "$ROOT/local" --workers "$COPY_VALUES" --real-size
 		;;
 	copy-sweep-*ms)
 		delay=${row#copy-sweep-}
 		nas && set_delay "$delay" || continue
 		"$ROOT/bench" "$COUNT" "$ROOT/export/work" --real-size --generate-only --keep >>"$LOG" 2>&1
-		sweep "sshfs +$delay, real-size" "$COUNT" "$ROOT/sshfs.mnt/work" --workers "1 2 4 8" --real-size
+		sweep "sshfs +$delay, real-size" "$COUNT" "$ROOT/sshfs.mnt/work" --workers "$COPY_VALUES" --real-size
 		;;
 	*)
 		echo "storage.sh: unknown row $row" >&2

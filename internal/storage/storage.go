@@ -38,7 +38,7 @@ type Info struct {
 // Worker counts chosen by Workers.
 const (
 	DefaultWorkers       = 4
-	NetworkWorkers       = 2
+	NetworkWorkers       = 4
 	MaxRotationalWorkers = 4
 )
 
@@ -50,13 +50,13 @@ func Workers(src, dst []Info, requested int) (n int, why string) {
 		return requested, fmt.Sprintf("%d workers, as requested", requested)
 	}
 	all := append(slices.Clip(src), dst...)
-	if i := slices.IndexFunc(all, func(in Info) bool { return in.Kind == Network }); i >= 0 {
-		return NetworkWorkers, fmt.Sprintf("%d workers: %s is on a network filesystem (%s)",
-			NetworkWorkers, describe(all[i]), all[i].FSType)
-	}
 	if disks := rotationalDisks(all); len(disks) > 0 {
 		n = min(len(disks), MaxRotationalWorkers)
 		return n, fmt.Sprintf("%d worker%s: one per spinning disk (%s)", n, plural(n), strings.Join(disks, ", "))
+	}
+	if i := slices.IndexFunc(all, func(in Info) bool { return in.Kind == Network }); i >= 0 {
+		return NetworkWorkers, fmt.Sprintf("%d workers: %s is on a network filesystem (%s), where each file waits on round trips",
+			NetworkWorkers, describe(all[i]), all[i].FSType)
 	}
 	return DefaultWorkers, fmt.Sprintf("%d workers: local solid-state or unknown storage", DefaultWorkers)
 }
