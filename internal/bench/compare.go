@@ -18,10 +18,23 @@ func compareRuns(cfg Config, work, src string, log io.Writer) []RunRow {
 	os.RemoveAll(rsDst)
 	defer os.RemoveAll(cpDst)
 	prepareCache(cfg, src, log)
-	rows := []RunRow{external("cp -r SRC DST && sync", cfg.Count, "cp", "-r", src, cpDst)}
+	rows := []RunRow{cpRun(cfg, src, cpDst)}
 	prepareCache(cfg, src, log)
 	rows = append(rows, external("rsync -a SRC/ DST/ && sync", cfg.Count, "rsync", "-a", src+"/", rsDst+"/"))
 	return rows
+}
+
+// cpRun times cp -r like for like: GNU cp (coreutils 9 and later) clones
+// by default where the filesystem can, so for --mode copy it is told not
+// to, and for --mode reflink it is left to clone.
+func cpRun(cfg Config, src, dst string) RunRow {
+	if cfg.Mode == "reflink" {
+		return external("cp -r SRC DST && sync (clones where it can)", cfg.Count, "cp", "-r", src, dst)
+	}
+	if exec.Command("cp", "--reflink=never", "--version").Run() == nil {
+		return external("cp -r --reflink=never SRC DST && sync", cfg.Count, "cp", "-r", "--reflink=never", src, dst)
+	}
+	return external("cp -r SRC DST && sync", cfg.Count, "cp", "-r", src, dst)
 }
 
 // rsyncRerun times rsync deciding that the copy it made is up to date
