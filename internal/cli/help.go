@@ -87,7 +87,9 @@ reason in --json and the report; a file with no date never passes a date filter)
       --until DATE     taken on or before DATE (the whole day, month or year named)
 
 Output:
-  Problems go to stderr as they happen; a summary follows at the end. While
+  Problems go to stderr as they happen (of many of one kind, the first 5,
+  the rest counted in one line at the end; all with -v); a summary follows
+  at the end, then every failed path again in a short list. While
   a stage runs, a live progress line (count, rate, time left) shows on a
   terminal, or a plain line every few seconds when stderr is a log. With
   --dry-run each planned file is listed on stdout. --json puts JSON lines

@@ -206,10 +206,11 @@ type printer struct {
 	human io.Writer
 	prog  *progress // nil with --quiet
 	rep   *htmlReport
+	seen  *collapser
 }
 
 func newPrinter(env Env, f sortFlags) *printer {
-	p := &printer{env: env, f: f, human: env.Stdout}
+	p := &printer{env: env, f: f, human: env.Stdout, seen: newCollapser(f.verbose)}
 	if f.jsonOut {
 		p.enc = json.NewEncoder(env.Stdout)
 		p.human = env.Stderr
@@ -242,17 +243,16 @@ func (p *printer) event(ev pipeline.Event) {
 			fmt.Fprintf(p.env.Stderr, "%-8s %8d files  %6.2fs\n", ev.Stage, ev.Count, ev.Elapsed)
 		}
 	case ev.Type == "problem":
-		p.pause()
-		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", shown(ev.Reason))
+		p.seen.failedPath(ev)
+		p.say("problem", ev, "shoebox: %s\n")
 	case ev.Type == "warning" && !p.f.quiet:
-		p.pause()
-		fmt.Fprintf(p.env.Stderr, "shoebox: warning: %s\n", shown(ev.Reason))
+		p.say("warning", ev, "shoebox: warning: %s\n")
 	case ev.Type == "info" && !p.f.quiet && p.enc == nil:
 		p.pause()
 		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", shown(ev.Reason))
 	case ev.Outcome == pipeline.OutFailed:
-		p.pause()
-		fmt.Fprintf(p.env.Stderr, "shoebox: %s\n", shown(ev.Reason))
+		p.seen.failedPath(ev)
+		p.say("failure", ev, "shoebox: %s\n")
 	case p.f.verbose && ev.Type == "op":
 		p.pause()
 		printVerbose(p.human, ev)
@@ -260,6 +260,17 @@ func (p *printer) event(ev pipeline.Event) {
 		p.pause()
 		printPlanned(p.human, ev)
 	}
+}
+
+// say prints a message on stderr unless more than a few of its kind were
+// printed already (all of them with --verbose): the rest are counted and
+// summed up at the end.
+func (p *printer) say(what string, ev pipeline.Event, format string) {
+	if !p.seen.show(what, ev) {
+		return
+	}
+	p.pause()
+	fmt.Fprintf(p.env.Stderr, format, shown(ev.Reason))
 }
 
 // pause clears the live progress line before a message takes its place.
@@ -290,10 +301,10 @@ func (p *printer) finish(sum pipeline.Summary, dest string) {
 			pipeline.Summary
 		}{"summary", sum})
 	}
-	if p.f.quiet {
-		return
+	if !p.f.quiet {
+		printSummary(p.human, sum, dest)
 	}
-	printSummary(p.human, sum, dest)
+	p.seen.recap(p.env.Stderr)
 }
 
 // start opens the output: in --json a "start" line with the settings that
