@@ -59,6 +59,9 @@ Flags:
       --delete-duplicates (with --mode move) remove a duplicate source once its kept
                        copy is in DEST and verified identical (default: leave it in place)
       --verify         re-read each copy and compare it with its source
+      --checksum       compare content even where the import history recognises a file
+                       by its stat data (size, mtime, inode, change time)
+      --reimport       bring back files imported before and since deleted or edited in DEST
       --follow-links   follow symbolic links (loops are detected)
       --hidden         include hidden files and system clutter (.DS_Store, @eaDir ...)
       --unknown-dir D  folder for files with no date (default "unknown")

@@ -26,6 +26,7 @@ func printSummary(w io.Writer, s pipeline.Summary, dest string) {
 	row(verb, s.Transferred-s.Renamed)
 	row(verb+" renamed", s.Renamed)
 	row("already in library", s.Identical)
+	row("imported before", s.ImportedBefore)
 	row("duplicates", s.Duplicates)
 	row("duplicates removed", s.DuplicatesRemoved)
 	row("no date (→ unknown)", s.UnknownDate)

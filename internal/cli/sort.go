@@ -26,6 +26,7 @@ type sortFlags struct {
 	workers                                      int
 	dryRun, dedup, verify, follow, hidden        bool
 	noMtime, jsonOut, quiet, deleteDups, verbose bool
+	checksum, reimport                           bool
 	modeFrom                                     string // "command line", the config file that set mode, or "" for the default
 	filters                                      filterFlags
 }
@@ -49,6 +50,8 @@ func (f *sortFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "")
 	fs.StringVar(&f.report, "report", "", "")
+	fs.BoolVar(&f.checksum, "checksum", false, "")
+	fs.BoolVar(&f.reimport, "reimport", false, "")
 	f.filters.register(fs)
 }
 
@@ -129,7 +132,7 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 		Template: tmpl, UnknownDir: unknown, NoModTime: f.noMtime,
 		Mode: mode, Workers: f.workers, DryRun: f.dryRun, Dedup: f.dedup, Verify: f.verify,
 		FollowLinks: f.follow, Hidden: f.hidden, VideoTZ: tz, DeleteDuplicates: f.deleteDups,
-		PhotoTZ: photoTZ,
+		PhotoTZ: photoTZ, Checksum: f.checksum, Reimport: f.reimport,
 	}, nil
 }
 
@@ -284,7 +287,7 @@ func printPlanned(w io.Writer, ev pipeline.Event) {
 	switch ev.Outcome {
 	case pipeline.OutPlanned, pipeline.OutPlannedAs:
 		fmt.Fprintf(w, "%-14s %s -> %s\n", ev.Outcome, shown(ev.Src), shown(ev.Dst))
-	case pipeline.OutIdentical, pipeline.OutDuplicate, pipeline.OutDupPlanned:
+	case pipeline.OutIdentical, pipeline.OutDuplicate, pipeline.OutDupPlanned, pipeline.OutImportedBefore:
 		fmt.Fprintf(w, "%-14s %s = %s\n", ev.Outcome, shown(ev.Src), shown(ev.SameAs))
 	}
 }

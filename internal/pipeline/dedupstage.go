@@ -30,6 +30,11 @@ var keyContent = []byte("c/") // c/<size><sum><0 lib|1 src><seq or path> → mem
 // findDuplicates indexes the library by size, hashes every file whose size
 // is shared, then marks the duplicates of each content.
 func (r *Run) findDuplicates(ctx context.Context) error {
+	if none, err := r.st.Empty(keySize); err != nil || none {
+		// No photo or video to compare (a re-run the import history
+		// recognised whole): the library need not even be listed.
+		return err
+	}
 	if err := r.indexLibrary(ctx); err != nil {
 		return err
 	}
@@ -342,7 +347,7 @@ func (r *Run) sumOf(m member, size int64) (digest.Sum, error) {
 		sum, _, err := digest.File(r.cfg.FS, m.copy.Path)
 		return sum, err
 	}
-	sum, _, err := r.index.sum(r.cfg.FS, m.copy.Path, size, m.mod)
+	sum, _, err := r.index.sum(r.cfg.FS, m.copy.Path, size, m.mod, !r.cfg.Checksum)
 	return sum, err
 }
 

@@ -25,9 +25,10 @@ func newHashIndex(st *store.Store) *hashIndex {
 
 // sum returns path's hash from the index while its size and mtime match,
 // else hashes the file and records it; fresh says whether it was read.
-func (h *hashIndex) sum(fsys fsx.FS, path string, size, mod int64) (sum digest.Sum, fresh bool, err error) {
+// With trust false (--checksum) the file is hashed whatever the index says.
+func (h *hashIndex) sum(fsys fsx.FS, path string, size, mod int64, trust bool) (sum digest.Sum, fresh bool, err error) {
 	key := append([]byte("h/"), path...)
-	if v, ok, err := h.st.Get(key); err == nil && ok {
+	if v, ok, err := h.st.Get(key); trust && err == nil && ok {
 		d := newDec(v)
 		sz, md, raw := d.i(), d.i(), d.s()
 		if d.Err() == nil && sz == size && md == mod && len(raw) == len(sum) {

@@ -52,7 +52,7 @@ func Index(ctx context.Context, dest string, workers int, events func(Event)) (I
 	hashes := newHashIndex(idx)
 	emit := func(f scan.File) error {
 		st.Files++
-		_, fresh, err := hashes.sum(fsx.OS, f.Path, f.Size, timeNanos(f.ModTime))
+		_, fresh, err := hashes.sum(fsx.OS, f.Path, f.Size, timeNanos(f.ModTime), true)
 		switch {
 		case err != nil:
 			st.Failed++

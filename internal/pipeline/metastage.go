@@ -15,6 +15,9 @@ import (
 // the store writer are bounded, so memory does not grow with the file count.
 func (r *Run) Meta(ctx context.Context) error {
 	start := time.Now()
+	if err := r.recall(ctx); err != nil {
+		return err
+	}
 	jobs := make(chan fileInfo, queueLen)
 	done := make(chan fileInfo, queueLen)
 	var wg sync.WaitGroup

@@ -14,6 +14,7 @@ import (
 	"shoebox/internal/digest"
 	"shoebox/internal/filter"
 	"shoebox/internal/fsx"
+	"shoebox/internal/importlog"
 	"shoebox/internal/layout"
 	"shoebox/internal/meta"
 	"shoebox/internal/plan"
@@ -38,6 +39,7 @@ func (r *Run) Plan(ctx context.Context) error {
 		return err
 	}
 	n, err := r.resolveDirs(ctx)
+	r.commitImports() // what plan found in the library by content: durable already
 	r.emit(Event{Type: "stage", Stage: "plan", Count: n, Elapsed: time.Since(start).Seconds()})
 	return err
 }
@@ -133,6 +135,12 @@ func (r *Run) alreadyInLibrary(fi fileInfo) (*inLibrary, error) {
 	if !isMedia(fi.Info.Kind) || fi.File.Size == 0 {
 		return nil, nil
 	}
+	if fi.Known == importlog.Intact {
+		return &inLibrary{fi: fi, path: fi.KnownPath}, nil
+	}
+	if fi.Known != 0 {
+		return nil, nil
+	}
 	dup, ok, err := r.duplicateOf(fi.Seq)
 	if err != nil || !ok || !dup.InLibrary {
 		return nil, err
@@ -170,7 +178,8 @@ func (r *Run) putTarget(fi fileInfo, companions []fileInfo, w opWriter) error {
 
 func (r *Run) putPlannedWith(p planned, companions []fileInfo, w opWriter) error {
 	for _, c := range companions {
-		p.Companions = append(p.Companions, companion{Src: c.File.Path, Size: c.File.Size, ModTime: c.File.ModTime, Suffix: suffixAfterStem(c.File.Path)})
+		p.Companions = append(p.Companions, companion{Src: c.File.Path, Size: c.File.Size, ModTime: c.File.ModTime, Suffix: suffixAfterStem(c.File.Path),
+			Dev: c.File.Dev, Ino: c.File.Ino, CTime: c.File.CTime, KindCode: c.Info.Kind})
 	}
 	var e enc
 	putPlanned(&e, p)
@@ -181,6 +190,10 @@ func (r *Run) putPlannedWith(p planned, companions []fileInfo, w opWriter) error
 // planning: photos, videos and sidecars do; other files, empty files and
 // duplicates do not.
 func (r *Run) admit(fi fileInfo) (bool, error) {
+	if fi.Known != 0 {
+		r.admitKnown(fi)
+		return false, nil
+	}
 	switch fi.Info.Kind {
 	case meta.KindPhoto, meta.KindVideo:
 	case meta.KindSidecar:
@@ -210,6 +223,7 @@ func (r *Run) admit(fi fileInfo) (bool, error) {
 		// card reads as "already there", not as a pile of duplicates.
 		r.sum.Identical++
 		r.emit(r.opEvent(fi, OutIdentical, "", dup.Path, "already in the library as "+dup.Path))
+		r.rememberImport(infoSource(fi), dup.Path, false, true)
 	case ok:
 		r.sum.Duplicates++
 		r.emit(r.opEvent(fi, OutDuplicate, "", dup.Path, "same content as "+dup.Path))
@@ -268,7 +282,8 @@ func (r *Run) ignore(fi fileInfo, why string) {
 // placement applies the template, or the unknown-date folder.
 func (r *Run) placement(fi fileInfo) planned {
 	stem, ext := splitName(filepath.Base(fi.File.Path))
-	p := planned{Seq: fi.Seq, Src: fi.File.Path, Size: fi.File.Size, ModTime: fi.File.ModTime, Source: fi.Info.Date.Source}
+	p := planned{Seq: fi.Seq, Src: fi.File.Path, Size: fi.File.Size, ModTime: fi.File.ModTime, Source: fi.Info.Date.Source,
+		Dev: fi.File.Dev, Ino: fi.File.Ino, CTime: fi.File.CTime, KindCode: fi.Info.Kind}
 	date := fi.Info.Date
 	if date.IsZero() || (r.cfg.NoModTime && date.Source == meta.SourceModTime) {
 		p.Unknown = true
@@ -414,7 +429,9 @@ func (r *Run) resolveDir(dir string, batch []planned, w opWriter) error {
 		}
 		for i, c := range op.Companions {
 			cp := p
-			cp.Src, cp.Size, cp.ModTime, cp.Companions, cp.Present = c.Src, c.Size, p.Companions[i].ModTime, nil, false
+			pc := p.Companions[i]
+			cp.Src, cp.Size, cp.ModTime, cp.Companions, cp.Present = c.Src, c.Size, pc.ModTime, nil, false
+			cp.Dev, cp.Ino, cp.CTime, cp.KindCode = pc.Dev, pc.Ino, pc.CTime, pc.KindCode
 			cp.Tag = companionTag(p.Src, c.Src, p.Tag)
 			if err := r.putOp(full, cp, c.Action, c.Name, op.Renamed, true, w); err != nil {
 				return err
@@ -482,6 +499,7 @@ func (r *Run) putOp(dir string, p planned, action plan.Action, name string, rena
 	if action == plan.SkipIdentical {
 		r.sum.Identical++
 		r.emit(Event{Type: "op", Outcome: OutIdentical, Src: p.Src, Dst: dst, SameAs: dst, Size: p.Size, DateSource: p.Source.String()})
+		r.rememberImport(plannedSource(p), dst, r.cfg.Mode == transfer.Symlink, true)
 		return nil
 	}
 	r.nextOp++

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"time"
 
+	"shoebox/internal/importlog"
 	"shoebox/internal/meta"
 	"shoebox/internal/scan"
 	"shoebox/internal/store"
@@ -37,10 +38,11 @@ func putFile(e *enc, f scan.File) {
 	e.u(f.Dev)
 	e.u(f.Ino)
 	e.u(f.Nlink)
+	e.t(f.CTime)
 }
 
 func getFile(d *dec) scan.File {
-	return scan.File{Path: d.s(), Root: d.s(), Size: d.i(), ModTime: d.t(), Dev: d.u(), Ino: d.u(), Nlink: d.u()}
+	return scan.File{Path: d.s(), Root: d.s(), Size: d.i(), ModTime: d.t(), Dev: d.u(), Ino: d.u(), Nlink: d.u(), CTime: d.t()}
 }
 
 // fileInfo is a scanned file with what the metadata stage learned.
@@ -48,6 +50,12 @@ type fileInfo struct {
 	Seq  uint64
 	File scan.File
 	Info meta.Info
+	// Known is set when the import history recognised this file by its
+	// stat data alone (recall.go): its header was not read, and KnownPath
+	// is its library copy.
+	Known     importlog.State
+	KnownPath string
+	KnownRun  string
 }
 
 func putInfo(e *enc, fi fileInfo) {
@@ -64,6 +72,9 @@ func putInfo(e *enc, fi fileInfo) {
 	e.s(in.Model)
 	e.s(in.ContentID)
 	e.s(in.Warning)
+	e.u(uint64(fi.Known))
+	e.s(fi.KnownPath)
+	e.s(fi.KnownRun)
 }
 
 func getInfo(seq uint64, d *dec) fileInfo {
@@ -80,6 +91,9 @@ func getInfo(seq uint64, d *dec) fileInfo {
 	in.Model = d.s()
 	in.ContentID = d.s()
 	in.Warning = d.s()
+	fi.Known = importlog.State(d.u())
+	fi.KnownPath = d.s()
+	fi.KnownRun = d.s()
 	return fi
 }
 
@@ -109,16 +123,23 @@ type planned struct {
 	// Present: this file is in the library already (at Dir/Name) and only
 	// leads its companions there; it is not transferred.
 	Present bool
+	// The source's identity and kind, for the import history.
+	Dev, Ino uint64
+	CTime    time.Time
+	KindCode meta.Kind
 	// Companions travel under this file's stem (sidecars, the other half of a pair).
 	Companions []companion
 }
 
 // companion is a file that follows its group's primary.
 type companion struct {
-	Src     string
-	Size    int64
-	ModTime time.Time
-	Suffix  string
+	Src      string
+	Size     int64
+	ModTime  time.Time
+	Suffix   string
+	Dev, Ino uint64
+	CTime    time.Time
+	KindCode meta.Kind
 }
 
 func putPlanned(e *enc, p planned) {
@@ -138,26 +159,36 @@ func putPlanned(e *enc, p planned) {
 	e.s(p.Kind)
 	e.s(p.Root)
 	e.bool(p.Present)
+	e.u(p.Dev)
+	e.u(p.Ino)
+	e.t(p.CTime)
+	e.u(uint64(p.KindCode))
 	e.u(uint64(len(p.Companions)))
 	for _, c := range p.Companions {
 		e.s(c.Src)
 		e.i(c.Size)
 		e.t(c.ModTime)
 		e.s(c.Suffix)
+		e.u(c.Dev)
+		e.u(c.Ino)
+		e.t(c.CTime)
+		e.u(uint64(c.KindCode))
 	}
 }
 
 func getPlanned(d *dec) planned {
 	p := planned{Seq: d.u(), Src: d.s(), Size: d.i(), ModTime: d.t(), Dir: d.s(), Name: d.s(),
 		Year: int(d.i()), Unknown: d.bool(), Source: meta.Source(d.u()), Taken: d.t(), Tag: d.s(),
-		Make: d.s(), Model: d.s(), Kind: d.s(), Root: d.s(), Present: d.bool()}
+		Make: d.s(), Model: d.s(), Kind: d.s(), Root: d.s(), Present: d.bool(),
+		Dev: d.u(), Ino: d.u(), CTime: d.t(), KindCode: meta.Kind(d.u())}
 	n := d.u()
 	if n > maxCompanions {
 		d.fail()
 		return p
 	}
 	for i := uint64(0); i < n && d.Err() == nil; i++ {
-		p.Companions = append(p.Companions, companion{Src: d.s(), Size: d.i(), ModTime: d.t(), Suffix: d.s()})
+		p.Companions = append(p.Companions, companion{Src: d.s(), Size: d.i(), ModTime: d.t(), Suffix: d.s(),
+			Dev: d.u(), Ino: d.u(), CTime: d.t(), KindCode: meta.Kind(d.u())})
 	}
 	return p
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"shoebox/internal/fsx"
+	"shoebox/internal/importlog"
 	"shoebox/internal/journal"
 	"shoebox/internal/layout"
 	"shoebox/internal/storage"
@@ -58,6 +59,14 @@ type Config struct {
 	// Filter leaves files out of the import (--include, --since …); each
 	// one left out is counted and reported with its reason. nil: none.
 	Filter *filter.Filter
+
+	// Checksum (--checksum) trusts no stat data: a file the import history
+	// recognises is compared by content with its library copy, and the
+	// library's hash index is not reused.
+	Checksum bool
+	// Reimport (--reimport) brings back files imported before and since
+	// deleted or changed in the library.
+	Reimport bool
 }
 
 // Run is one invocation of the pipeline.
@@ -77,6 +86,11 @@ type Run struct {
 	nextOp   uint64
 	runID    string
 	journalP string
+
+	imports        *importlog.Log      // the library's import history; nil when unusable
+	remember       *importlog.Recorder // writes to it; nil in dry runs
+	pendingImports []importlog.Entry   // landed files waiting for the executor's Flush
+	recallOn       bool                // the history has entries: the scan files sources by identity
 
 	lastProgress  time.Time
 	reflinkWarned bool               // the reflink fallback was reported (warnReflinkFallback)
@@ -171,7 +185,7 @@ func StateDir(dest string) string { return filepath.Join(dest, ".shoebox") }
 
 // Open validates the configuration and opens the run store.
 func Open(cfg Config) (*Run, error) {
-	r := &Run{cfg: cfg, sum: newSummary()}
+	r := &Run{cfg: cfg, sum: newSummary(), runID: journal.NewRunID(time.Now())}
 	if err := r.checkDeleteDuplicates(); err != nil {
 		return nil, err
 	}
@@ -233,6 +247,7 @@ func (r *Run) openStores() error {
 		return fmt.Errorf("open run store: %w", err)
 	}
 	r.st = st
+	r.openImports()
 	if !r.cfg.DryRun && r.cfg.Dedup {
 		h, err := openLibraryIndex(StateDir(r.dest), func(msg string) {
 			r.emit(Event{Type: "warning", Stage: "plan", Reason: msg})
@@ -297,6 +312,9 @@ func (r *Run) Close() error {
 	}
 	if r.hashes != nil {
 		errs = append(errs, r.hashes.Close())
+	}
+	if r.imports != nil {
+		errs = append(errs, r.imports.Close())
 	}
 	// The run store is scratch: a later run rebuilds everything it needs,
 	// so it is removed rather than left to take disk space in the library.

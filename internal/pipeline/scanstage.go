@@ -23,6 +23,11 @@ func (r *Run) Scan(ctx context.Context) error {
 		if err := w.Put(seqKey(keyFile, r.nextSeq), e.bytes()); err != nil {
 			return fmt.Errorf("record scanned file: %w", err)
 		}
+		if r.recallOn && (f.Dev != 0 || f.Ino != 0) {
+			if err := w.Put(identityKey(fileKey{f.Dev, f.Ino, r.nextSeq}), e.bytes()); err != nil {
+				return fmt.Errorf("record scanned file: %w", err)
+			}
+		}
 		return nil
 	}
 	_, err := scan.Walk(ctx, r.sources, r.scanOptions(), emit, r.scanProblem("scan"))

@@ -10,18 +10,19 @@ import (
 type Outcome string
 
 const (
-	OutTransferred  Outcome = "transferred"       // copied, moved or linked under its template name
-	OutRenamed      Outcome = "renamed"           // transferred under a conflict-free name
-	OutIdentical    Outcome = "skip-identical"    // an identical file already sits at the target
-	OutDuplicate    Outcome = "duplicate"         // same bytes as another file that is kept
-	OutIgnored      Outcome = "ignored"           // not a photo or video
-	OutFiltered     Outcome = "filtered"          // left out by a filter (--include, --since …); the reason says which
-	OutFailed       Outcome = "failed"            // could not be done; the reason is given
-	OutPlanned      Outcome = "planned"           // dry run: would be transferred
-	OutPlannedAs    Outcome = "planned-rename"    // dry run: would be transferred under a new name
-	OutDupRemoved   Outcome = "duplicate-removed" // --delete-duplicates: a duplicate source removed, its content kept in the library
-	OutDupPlanned   Outcome = "planned-removal"   // dry run: would be removed as a duplicate
-	OutNotAttempted Outcome = "not-attempted"     // planned, but the run stopped first (full disk, Ctrl-C): the next run does it
+	OutTransferred    Outcome = "transferred"       // copied, moved or linked under its template name
+	OutRenamed        Outcome = "renamed"           // transferred under a conflict-free name
+	OutIdentical      Outcome = "skip-identical"    // an identical file already sits at the target
+	OutDuplicate      Outcome = "duplicate"         // same bytes as another file that is kept
+	OutIgnored        Outcome = "ignored"           // not a photo or video
+	OutFiltered       Outcome = "filtered"          // left out by a filter (--include, --since …); the reason says which
+	OutFailed         Outcome = "failed"            // could not be done; the reason is given
+	OutPlanned        Outcome = "planned"           // dry run: would be transferred
+	OutPlannedAs      Outcome = "planned-rename"    // dry run: would be transferred under a new name
+	OutDupRemoved     Outcome = "duplicate-removed" // --delete-duplicates: a duplicate source removed, its content kept in the library
+	OutDupPlanned     Outcome = "planned-removal"   // dry run: would be removed as a duplicate
+	OutNotAttempted   Outcome = "not-attempted"     // planned, but the run stopped first (full disk, Ctrl-C): the next run does it
+	OutImportedBefore Outcome = "imported-before"   // imported by an earlier run, since deleted or changed in the library: left out (--reimport)
 )
 
 // Event is one line of machine output: an operation planned or performed, or a problem.
@@ -56,6 +57,8 @@ type Summary struct {
 	Transferred       int64            `json:"transferred"`
 	Renamed           int64            `json:"renamed"`
 	Identical         int64            `json:"skipped_identical"`
+	ImportedBefore    int64            `json:"imported_before"`   // imported by an earlier run, since deleted or edited in the library: not brought back
+	Recalled          int64            `json:"recognised_unread"` // recognised by the import history from stat data alone, neither file read
 	Duplicates        int64            `json:"duplicates"`
 	DuplicatesRemoved int64            `json:"duplicates_removed"` // --delete-duplicates: duplicate sources removed (dry run: would be)
 	UnknownDate       int64            `json:"unknown_date"`

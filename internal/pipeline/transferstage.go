@@ -195,10 +195,10 @@ func (r *Run) collect(results <-chan opResult) (int64, error) {
 		}
 		r.account(res)
 		if n%flushEvery == 0 && err == nil {
-			err = r.exec.Flush()
+			err = r.flush()
 		}
 	}
-	if ferr := r.exec.Flush(); err == nil {
+	if ferr := r.flush(); err == nil {
 		err = ferr
 	}
 	return n, err
@@ -233,6 +233,7 @@ func (r *Run) account(x opResult) {
 		ev.Outcome = pick(r.cfg.DryRun, OutPlanned, OutTransferred)
 	}
 	r.noteLanded(o)
+	r.rememberImport(plannedSource(o.planned), o.Dst, r.cfg.Mode == transfer.Symlink, false)
 	r.sum.Transferred++
 	r.sum.Bytes += o.Size
 	r.sum.PerYear[o.Year]++
@@ -277,7 +278,7 @@ func (r *Run) openExecutor() error {
 			return fmt.Errorf("create destination %q: %w", r.dest, err)
 		}
 		jw, err := journal.Create(filepath.Join(StateDir(r.dest), "journal"), journal.Header{
-			Version: 1, RunID: journal.NewRunID(time.Now()), Started: time.Now(), Dest: r.dest, Args: r.cfg.Args,
+			Version: 1, RunID: r.runID, Started: time.Now(), Dest: r.dest, Args: r.cfg.Args,
 		})
 		if err != nil {
 			return fmt.Errorf("start journal: %w", err)
@@ -297,6 +298,18 @@ func (r *Run) closeExecutor() error {
 	err := r.jw.Close()
 	r.jw = nil
 	return err
+}
+
+// flush makes the files transferred so far durable, then records them in
+// the import history: a history entry never claims a file that a crash
+// could still take back.
+func (r *Run) flush() error {
+	if err := r.exec.Flush(); err != nil {
+		r.dropImports()
+		return err
+	}
+	r.commitImports()
+	return nil
 }
 
 func firstErr(errs ...error) error {

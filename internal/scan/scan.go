@@ -16,9 +16,13 @@ type File struct {
 	Root    string // the source root as given
 	Size    int64
 	ModTime time.Time
-	Dev     uint64
-	Ino     uint64
-	Nlink   uint64
+	// CTime is the inode's change time where the platform has one (zero
+	// elsewhere): any write, chmod or rename moves it, so it catches a
+	// file edited in place whose mtime was put back.
+	CTime time.Time
+	Dev   uint64
+	Ino   uint64
+	Nlink uint64
 }
 
 // Options tunes a Walk. The zero value is a sensible default.

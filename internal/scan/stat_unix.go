@@ -20,6 +20,7 @@ func fileFromStat(path, root string, st *unix.Stat_t) File {
 		Root:    root,
 		Size:    st.Size,
 		ModTime: time.Unix(st.Mtim.Unix()),
+		CTime:   time.Unix(st.Ctim.Unix()),
 		Dev:     uint64(st.Dev),
 		Ino:     uint64(st.Ino),
 		Nlink:   uint64(st.Nlink),

@@ -27,6 +27,9 @@ type Options struct {
 	// open or during the removal of the folder leaves a missing or torn
 	// MANIFEST — is deleted and created empty, and Store.Discarded says why.
 	Disposable bool
+	// ReadOnly opens an existing store without writing to it (a dry run
+	// reading the library's state); a missing store is an error.
+	ReadOnly bool
 }
 
 // Measured in doc.go: larger caches and memtables bought no speed for the
@@ -60,7 +63,7 @@ func Open(dir string, opt Options) (*Store, error) {
 		return open(dir, opt)
 	}
 	s, err := open(dir, opt)
-	if err == nil || !opt.Disposable {
+	if err == nil || !opt.Disposable || opt.ReadOnly {
 		return s, err
 	}
 	if rmErr := discard(dir); rmErr != nil {
@@ -101,7 +104,11 @@ func inUse(dir string) bool {
 }
 
 func open(dir string, opt Options) (s *Store, err error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if opt.ReadOnly {
+		if _, err := os.Stat(dir); err != nil {
+			return nil, fmt.Errorf("open store %q: %w", dir, err)
+		}
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("open store %q: %w", dir, err)
 	}
 	cacheBytes := opt.CacheBytes
@@ -128,6 +135,7 @@ func open(dir string, opt Options) (s *Store, err error) {
 			BackgroundError: func(error) {},
 		},
 		DisableTableStats: true,
+		ReadOnly:          opt.ReadOnly,
 	}
 	if opt.Scratch {
 		tuneScratch(popts)

@@ -159,6 +159,7 @@ func (u *undoer) undo(h *history, extra []journal.Entry) error {
 		return sp.discard(err)
 	}
 	u.st.Runs = append(u.st.Runs, id)
+	u.forgetImports(sp)
 	u.report(Event{Outcome: "run", Reason: fmt.Sprintf("shoebox %s", strings.Join(u.run.Header.Args, " "))},
 		"run %s (shoebox %s), %d operations to reverse", id, strings.Join(u.run.Header.Args, " "), sp.n)
 	rev := u.exec.Reverser()

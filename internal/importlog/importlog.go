@@ -1,0 +1,344 @@
+// Package importlog is a library's import history: one record for every
+// file shoebox brought into the library, kept in DEST/.shoebox/imports.
+// It answers two questions without reading a byte of any photo:
+//
+//   - Is this source the file already imported to that library path,
+//     and does the library copy still look as shoebox left it? (a re-run's
+//     quick check, like rsync's size+mtime check, but by identity)
+//   - Was this source imported before and then deleted or edited in the
+//     library? (culled photos stay culled)
+//
+// Records are keyed by the source's identity (device and inode), so a run
+// looks its sources up in identity order with one forward-seeking cursor:
+// the history is streamed, never loaded, whatever its size.
+//
+// Durability: a record is added only after its file and the journal that
+// names it are durable (the transfer stage's Flush), in synced batches. A
+// kill can only lose the records of the last batch, whose files are then
+// found identical by content on the next run and recorded again; it can
+// never leave a record of a file that did not land. A history that cannot
+// be opened is started anew with a warning: it never blocks a sort.
+package importlog
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"shoebox/internal/record"
+	"shoebox/internal/store"
+)
+
+// Entry is one file shoebox imported.
+type Entry struct {
+	// The source as it was scanned: its identity and what changes with
+	// its content.
+	Dev, Ino uint64
+	Size     int64
+	ModTime  int64 // unix nanoseconds
+	CTime    int64 // unix nanoseconds; 0 where the platform has none
+	Src      string
+
+	// The library copy: where it went (relative to the library, slash
+	// separated) and the size and mtime it had once it landed.
+	Path       string
+	LibSize    int64
+	LibModTime int64
+	Link       bool // a symbolic link to the source (--mode symlink): checked through the link
+
+	Kind       uint8  // meta.Kind of the file
+	Taken      int64  // capture wall clock used, unix nanoseconds; 0 when undated
+	DateSource uint8  // meta.Source of that date
+	Sum        []byte // content hash (BLAKE3) when shoebox computed one, else empty
+
+	Run string // the run (journal id) that imported it
+	At  int64  // when it landed, unix nanoseconds
+}
+
+// SameSource reports whether a scanned file is, by every stat field the
+// history kept, the file this entry recorded: same device and inode, size,
+// mtime and change time. A write, a chmod, a rename or a restore moves the
+// change time, so an edit whose mtime was put back is still seen.
+func (e Entry) SameSource(dev, ino uint64, size, mtime, ctime int64) bool {
+	return e.Dev == dev && e.Ino == ino && e.Size == size && e.ModTime == mtime && e.CTime == ctime
+}
+
+// State is what became of an entry's library copy.
+type State uint8
+
+const (
+	// Intact: the library path holds a file with the size and mtime
+	// shoebox gave it.
+	Intact State = iota + 1
+	// Changed: something else is there now (edited in place, replaced).
+	Changed
+	// Gone: nothing is there (deleted, culled, moved away).
+	Gone
+)
+
+func (s State) String() string {
+	switch s {
+	case Intact:
+		return "intact"
+	case Changed:
+		return "changed"
+	case Gone:
+		return "gone"
+	}
+	return "unknown"
+}
+
+// Check stats the entry's library copy in lib (one stat, no read).
+func (e Entry) Check(lib string) State {
+	p := filepath.Join(lib, filepath.FromSlash(e.Path))
+	stat := os.Lstat
+	if e.Link {
+		stat = os.Stat
+	}
+	info, err := stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Gone
+	case err != nil || !info.Mode().IsRegular():
+		return Changed
+	case info.Size() == e.LibSize && info.ModTime().UnixNano() == e.LibModTime:
+		return Intact
+	}
+	return Changed
+}
+
+// LibraryPath is the entry's library copy as a full path under lib.
+func (e Entry) LibraryPath(lib string) string {
+	return filepath.Join(lib, filepath.FromSlash(e.Path))
+}
+
+// Key spaces of the history store.
+var (
+	keyIdentity = []byte("i/") // i/<dev><ino> → entry
+	keyPath     = []byte("p/") // p/<library path>\0<dev><ino> → "" (what went where, for undo)
+)
+
+const entryVersion = 1
+
+func identityKey(dev, ino uint64) []byte {
+	k := store.AppendUint64(append([]byte(nil), keyIdentity...), dev)
+	return store.AppendUint64(k, ino)
+}
+
+func pathPrefix(path string) []byte {
+	k := append(append([]byte(nil), keyPath...), path...)
+	return append(k, 0)
+}
+
+func pathKey(path string, dev, ino uint64) []byte {
+	k := pathPrefix(path)
+	k = store.AppendUint64(k, dev)
+	return store.AppendUint64(k, ino)
+}
+
+func encode(e Entry) []byte {
+	b := []byte{entryVersion}
+	b = binary.AppendUvarint(b, e.Dev)
+	b = binary.AppendUvarint(b, e.Ino)
+	b = binary.AppendVarint(b, e.Size)
+	b = binary.AppendVarint(b, e.ModTime)
+	b = binary.AppendVarint(b, e.CTime)
+	b = record.AppendString(b, e.Src)
+	b = record.AppendString(b, e.Path)
+	b = binary.AppendVarint(b, e.LibSize)
+	b = binary.AppendVarint(b, e.LibModTime)
+	b = record.AppendBool(b, e.Link)
+	b = binary.AppendUvarint(b, uint64(e.Kind))
+	b = binary.AppendVarint(b, e.Taken)
+	b = binary.AppendUvarint(b, uint64(e.DateSource))
+	b = record.AppendString(b, string(e.Sum))
+	b = record.AppendString(b, e.Run)
+	return binary.AppendVarint(b, e.At)
+}
+
+func decode(v []byte) (Entry, error) {
+	d := record.NewDecoder(v)
+	if d.Byte() != entryVersion {
+		return Entry{}, errors.New("import history: record of an unknown version")
+	}
+	var e Entry
+	e.Dev, e.Ino = d.Uvarint(), d.Uvarint()
+	e.Size, e.ModTime, e.CTime = d.Varint(), d.Varint(), d.Varint()
+	e.Src, e.Path = d.Str(), d.Str()
+	e.LibSize, e.LibModTime = d.Varint(), d.Varint()
+	e.Link = d.Bool()
+	e.Kind = uint8(d.Uvarint())
+	e.Taken = d.Varint()
+	e.DateSource = uint8(d.Uvarint())
+	if s := d.Str(); s != "" {
+		e.Sum = []byte(s)
+	}
+	e.Run = d.Str()
+	e.At = d.Varint()
+	if err := d.Finish(); err != nil {
+		return Entry{}, fmt.Errorf("import history: %w", err)
+	}
+	return e, nil
+}
+
+// Log is an open import history.
+type Log struct {
+	st  *store.Store
+	dir string
+}
+
+// Dir is where the history lives inside a library's state folder.
+func Dir(stateDir string) string { return filepath.Join(stateDir, "imports") }
+
+// Open opens (or creates) the history in stateDir. A history that cannot
+// be opened is started anew and warn says so: the files it knew are then
+// recognised again by their content.
+func Open(stateDir string, warn func(string)) (*Log, error) {
+	dir := Dir(stateDir)
+	st, err := store.Open(dir, store.Options{Disposable: true})
+	if err != nil {
+		return nil, fmt.Errorf("open import history: %w", err)
+	}
+	if why := st.Discarded(); why != nil && warn != nil {
+		warn(fmt.Sprintf("the library's import history %q could not be opened (%v): it was started anew, so files imported before are recognised by their content only", dir, why))
+	}
+	return &Log{st: st, dir: dir}, nil
+}
+
+// Close releases the history.
+func (l *Log) Close() error { return l.st.Close() }
+
+// Empty reports whether the history holds no entry.
+func (l *Log) Empty() (bool, error) { return l.st.Empty(keyIdentity) }
+
+// Matcher looks sources up in ascending (device, inode) order over one
+// cursor. Lookups out of order still work, only slower.
+type Matcher struct {
+	c *store.Cursor
+}
+
+// Matcher opens a lookup cursor; Close it.
+func (l *Log) Matcher() (*Matcher, error) {
+	c, err := l.st.Cursor(keyIdentity)
+	if err != nil {
+		return nil, err
+	}
+	return &Matcher{c: c}, nil
+}
+
+// Find returns the entry recorded for the identity, if any.
+func (m *Matcher) Find(dev, ino uint64) (Entry, bool, error) {
+	k := identityKey(dev, ino)
+	if !m.c.SeekGE(k) || string(m.c.Key()) != string(k) {
+		return Entry{}, false, nil
+	}
+	v, err := m.c.Value()
+	if err != nil {
+		return Entry{}, false, err
+	}
+	e, err := decode(v)
+	return e, err == nil, err
+}
+
+// Close releases the cursor.
+func (m *Matcher) Close() error { return m.c.Close() }
+
+// Recorder adds entries in synced batches.
+type Recorder struct {
+	w *store.Writer
+}
+
+// recordBatch bounds the entries held before a synced commit.
+const recordBatch = 4096
+
+// Recorder returns a writer of entries; call Commit to make them durable.
+func (l *Log) Recorder() *Recorder { return &Recorder{w: l.st.Writer(recordBatch)} }
+
+// Add records e, replacing what was known of its source identity. Only
+// call it once e's file is durable in the library.
+func (r *Recorder) Add(e Entry) error {
+	if err := r.w.Put(identityKey(e.Dev, e.Ino), encode(e)); err != nil {
+		return err
+	}
+	return r.w.Put(pathKey(e.Path, e.Dev, e.Ino), nil)
+}
+
+// Commit makes every added entry durable.
+func (r *Recorder) Commit() error { return r.w.Flush() }
+
+// Forget removes what the history says was imported to the given
+// library paths (relative, slash separated): undo calls it with the files
+// of the run it reverses, before reversing them, so that a sort after the
+// undo imports them again. Entries a later import made for another path
+// stay. It returns how many entries it removed, durably.
+func (l *Log) Forget(paths func(yield func(string) bool)) (int, error) {
+	w := l.st.Writer(recordBatch)
+	n := 0
+	var err error
+	for path := range paths {
+		if err = l.forgetPath(path, w, &n); err != nil {
+			break
+		}
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return n, fmt.Errorf("forget imports in the import history %q: %w", l.dir, err)
+	}
+	return n, nil
+}
+
+func (l *Log) forgetPath(path string, w *store.Writer, n *int) error {
+	prefix := pathPrefix(path)
+	return l.st.Scan(prefix, func(k, _ []byte) error {
+		if tail := k[len(prefix):]; len(tail) == 16 {
+			ik := identityKey(store.Uint64(tail[:8]), store.Uint64(tail[8:]))
+			v, ok, err := l.st.Get(ik)
+			if err != nil {
+				return err
+			}
+			if e, derr := decode(v); ok && (derr != nil || e.Path == path) {
+				if err := w.Delete(ik); err != nil {
+					return err
+				}
+				*n++
+			}
+		}
+		return w.Delete(k)
+	})
+}
+
+// Each calls fn for every entry, in identity order (tests, tools).
+func (l *Log) Each(fn func(Entry) error) error {
+	return l.st.Scan(keyIdentity, func(_, v []byte) error {
+		e, err := decode(v)
+		if err != nil {
+			return err
+		}
+		return fn(e)
+	})
+}
+
+// OpenReadOnly opens the history of stateDir without writing to it (a dry
+// run). A library with no history, or one another run holds, gives nil.
+func OpenReadOnly(stateDir string) *Log {
+	dir := Dir(stateDir)
+	if _, err := os.Stat(dir); err != nil {
+		return nil
+	}
+	st, err := store.Open(dir, store.Options{ReadOnly: true})
+	if err != nil {
+		return nil
+	}
+	return &Log{st: st, dir: dir}
+}
+
+// Exists reports whether stateDir holds a history.
+func Exists(stateDir string) bool {
+	_, err := os.Stat(Dir(stateDir))
+	return err == nil
+}

@@ -1,0 +1,266 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"shoebox/internal/importlog"
+	"shoebox/internal/meta"
+	"shoebox/internal/scan"
+	"shoebox/internal/store"
+)
+
+// The import history (internal/importlog) lets a re-run recognise what it
+// imported before from stat data alone. The rule, documented in the
+// README: a source whose device, inode, size, mtime and change time are
+// those recorded when it was imported is that file. If its library copy
+// still has the size and mtime shoebox gave it, it is already in the
+// library: neither file is read (--checksum compares their bytes instead).
+// If the copy is gone or changed (culled, edited), the file was imported
+// before and is left alone (--reimport brings it back).
+//
+// The scan files each source under its identity too (n/<dev><ino><seq>),
+// so recall meets the sources in identity order and merges them against
+// the history with one forward cursor: no lookup per file, nothing loaded.
+// A recognised file skips the header read: it goes straight to its group
+// with what the history kept (kind, date), marked Known.
+
+var keyIdentity = []byte("n/") // n/<dev><ino><seq> → scanned file, for recall
+
+func identityKey(f fileKey) []byte {
+	k := store.AppendUint64(append([]byte(nil), keyIdentity...), f.dev)
+	k = store.AppendUint64(k, f.ino)
+	return store.AppendUint64(k, f.seq)
+}
+
+type fileKey struct{ dev, ino, seq uint64 }
+
+// openImports opens the library's import history. A real run opens it for
+// writing; a dry run only reads it (and leaves it alone when absent or
+// busy). It never stops a sort: a history that cannot be used is a
+// warning, and the run goes on comparing content as before.
+func (r *Run) openImports() {
+	state := StateDir(r.dest)
+	if r.cfg.DryRun {
+		r.imports = importlog.OpenReadOnly(state)
+	} else {
+		l, err := importlog.Open(state, func(msg string) { r.emit(Event{Type: "warning", Stage: "plan", Reason: msg}) })
+		if err != nil {
+			r.emit(Event{Type: "warning", Stage: "plan", Reason: fmt.Sprintf("%v: files imported before are recognised by their content only", err)})
+			return
+		}
+		r.imports, r.remember = l, l.Recorder()
+	}
+	if r.imports != nil {
+		empty, err := r.imports.Empty()
+		r.recallOn = err == nil && !empty
+	}
+}
+
+// recall moves every source the history recognises from the scanned files
+// to its group, so the meta stage never opens it.
+func (r *Run) recall(ctx context.Context) error {
+	if !r.recallOn {
+		return nil
+	}
+	defer r.st.DeletePrefix(keyIdentity)
+	m, err := r.imports.Matcher()
+	if err != nil {
+		r.recallFailed(err)
+		return nil
+	}
+	w := r.st.Writer(writeBatch)
+	var e enc
+	err = r.st.Scan(keyIdentity, func(k, v []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		d := newDec(v)
+		f := getFile(d)
+		if d.Err() != nil || len(k) != len(keyIdentity)+24 {
+			return errRecord
+		}
+		fi, ok, err := r.recognise(m, f, store.Uint64(k[len(k)-8:]))
+		if err != nil || !ok {
+			return err
+		}
+		r.sum.Recalled++
+		e.reset()
+		putInfo(&e, fi)
+		if err := w.Put(groupKey(fi), e.bytes()); err != nil {
+			return err
+		}
+		return w.Delete(seqKey(keyFile, fi.Seq))
+	})
+	err = firstErr(err, w.Flush(), m.Close())
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		// What was moved is consistent (each file whole); the rest goes
+		// through the meta stage as if the history did not know it.
+		r.recallFailed(err)
+	}
+	return nil
+}
+
+func (r *Run) recallFailed(err error) {
+	r.emit(Event{Type: "warning", Stage: "meta", Reason: fmt.Sprintf("could not read the import history (%v): files imported before are compared by content", err)})
+}
+
+// recognise applies the rule to one scanned file.
+func (r *Run) recognise(m *importlog.Matcher, f scan.File, seq uint64) (fileInfo, bool, error) {
+	ent, ok, err := m.Find(f.Dev, f.Ino)
+	if err != nil || !ok || !ent.SameSource(f.Dev, f.Ino, f.Size, timeNanos(f.ModTime), ctimeNanos(f.CTime)) {
+		return fileInfo{}, false, err
+	}
+	state := ent.Check(r.dest)
+	if (state == importlog.Intact && r.cfg.Checksum) || (state != importlog.Intact && r.cfg.Reimport) {
+		return fileInfo{}, false, nil
+	}
+	fi := fileInfo{Seq: seq, File: f, Known: state, KnownPath: ent.LibraryPath(r.dest), KnownRun: ent.Run}
+	fi.Info.Kind = meta.Kind(ent.Kind)
+	fi.Info.Date.Source = meta.Source(ent.DateSource)
+	if ent.Taken != 0 {
+		fi.Info.Date.Wall = time.Unix(0, ent.Taken).UTC()
+	}
+	return fi, true, nil
+}
+
+// ctimeNanos is 0 for a platform without change times, as the history
+// records it.
+func ctimeNanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+// wallNanos keeps a capture wall clock as if it were UTC, so it reads back
+// as the same wall clock whatever its zone.
+func wallNanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC).UnixNano()
+}
+
+// admitKnown counts and reports a file the history recognised.
+func (r *Run) admitKnown(fi fileInfo) {
+	switch fi.Info.Kind {
+	case meta.KindSidecar:
+		r.sum.Sidecars++
+	default:
+		r.sum.Media++
+	}
+	if r.cfg.Filter.Active() {
+		if why := r.cfg.Filter.Reject(r.filterView(fi)); why != "" {
+			r.leaveOut(fi, why)
+			return
+		}
+	}
+	ev := r.opEvent(fi, OutIdentical, fi.KnownPath, fi.KnownPath, "")
+	switch fi.Known {
+	case importlog.Intact:
+		r.sum.Identical++
+		ev.Reason = "already in the library as " + fi.KnownPath + " (recognised by the import history: not read)"
+	default:
+		r.sum.ImportedBefore++
+		ev.Outcome, ev.Dst = OutImportedBefore, ""
+		what := "deleted from the library since"
+		if fi.Known == importlog.Changed {
+			what = "changed in the library since"
+		}
+		ev.Reason = fmt.Sprintf("imported before as %s, %s: left out (--reimport brings it back)", fi.KnownPath, what)
+	}
+	r.emit(ev)
+}
+
+// rememberImport records a file that is in the library now, durable:
+// transferred and flushed, or found identical to a library file by
+// content (which heals a history that lost its last batch to a kill, or
+// that predates it). A file the history cannot describe is skipped.
+//
+// durable says the file is durable already (found in the library by the
+// plan stage): such entries are committed in batches as they come, so a
+// first re-run over a big library does not hold them all.
+func (r *Run) rememberImport(src importSource, libPath string, link, durable bool) {
+	if r.remember == nil || src.dev == 0 && src.ino == 0 {
+		return
+	}
+	stat := os.Lstat
+	if link {
+		stat = os.Stat
+	}
+	info, err := stat(libPath)
+	if err != nil || !info.Mode().IsRegular() {
+		return
+	}
+	rel, err := filepath.Rel(r.dest, libPath)
+	if err != nil || !filepath.IsLocal(rel) {
+		return
+	}
+	r.pendingImports = append(r.pendingImports, importlog.Entry{
+		Dev: src.dev, Ino: src.ino, Size: src.size, ModTime: timeNanos(src.mod), CTime: ctimeNanos(src.ctime), Src: src.path,
+		Path: filepath.ToSlash(rel), LibSize: info.Size(), LibModTime: info.ModTime().UnixNano(), Link: link,
+		Kind: uint8(src.kind), Taken: wallNanos(src.taken), DateSource: uint8(src.source),
+		Run: r.runID, At: time.Now().UnixNano(),
+	})
+	if durable && len(r.pendingImports) >= rememberBatch {
+		r.commitImports()
+	}
+}
+
+// rememberBatch bounds the entries held before a commit.
+const rememberBatch = 1024
+
+// importSource is what the history keeps of a source.
+type importSource struct {
+	path       string
+	dev, ino   uint64
+	size       int64
+	mod, ctime time.Time
+	kind       meta.Kind
+	taken      time.Time
+	source     meta.Source
+}
+
+func plannedSource(p planned) importSource {
+	return importSource{path: p.Src, dev: p.Dev, ino: p.Ino, size: p.Size, mod: p.ModTime, ctime: p.CTime,
+		kind: p.KindCode, taken: p.Taken, source: p.Source}
+}
+
+func infoSource(fi fileInfo) importSource {
+	f := fi.File
+	return importSource{path: f.Path, dev: f.Dev, ino: f.Ino, size: f.Size, mod: f.ModTime, ctime: f.CTime,
+		kind: fi.Info.Kind, taken: fi.Info.Date.Wall, source: fi.Info.Date.Source}
+}
+
+// commitImports makes the remembered entries durable. Call it only once
+// their files are durable (after the executor's Flush). Losing them is
+// harmless (the next run finds those files by content and records them),
+// so a failure is a warning.
+func (r *Run) commitImports() {
+	if r.remember == nil || len(r.pendingImports) == 0 {
+		return
+	}
+	var err error
+	for _, e := range r.pendingImports {
+		if err = r.remember.Add(e); err != nil {
+			break
+		}
+	}
+	r.pendingImports = r.pendingImports[:0]
+	if cerr := r.remember.Commit(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		r.emit(Event{Type: "warning", Stage: "transfer", Reason: fmt.Sprintf("could not record imports in the library's history (%v): the next run compares those files by content", err)})
+	}
+}
+
+// dropImports forgets entries whose files are not known to be durable.
+func (r *Run) dropImports() { r.pendingImports = r.pendingImports[:0] }

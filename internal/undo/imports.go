@@ -1,0 +1,58 @@
+package undo
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"shoebox/internal/importlog"
+	"shoebox/internal/journal"
+)
+
+// forgetImports removes from the library's import history the files the
+// run being undone put in the library, before they are removed: a sort
+// after the undo then imports them again instead of calling them
+// "imported before". Forgetting first is the safe order: a kill in
+// between leaves files the history no longer claims, which the next sort
+// recognises by content; the other order would leave the history claiming
+// files undo had removed. A history that cannot be updated is a warning.
+func (u *undoer) forgetImports(sp *spill) {
+	state := filepath.Join(u.dest, ".shoebox")
+	if u.opt.DryRun || !importlog.Exists(state) {
+		return
+	}
+	l, err := importlog.Open(state, func(msg string) { u.warn(msg) })
+	if err != nil {
+		u.warn(fmt.Sprintf("could not update the import history (%v): a sort may call this run's files imported before; use --reimport", err))
+		return
+	}
+	defer l.Close()
+	errStop := errors.New("stop")
+	var walkErr error
+	_, err = l.Forget(func(yield func(string) bool) {
+		walkErr = sp.each(func(e journal.Entry) error {
+			if !isTransfer(e.Action) {
+				return nil
+			}
+			rel, err := filepath.Rel(u.dest, e.Dst)
+			if err != nil || !filepath.IsLocal(rel) {
+				return nil
+			}
+			if !yield(filepath.ToSlash(rel)) {
+				return errStop
+			}
+			return nil
+		})
+	})
+	if err == nil && walkErr != nil && !errors.Is(walkErr, errStop) {
+		err = walkErr
+	}
+	if err != nil {
+		u.warn(fmt.Sprintf("could not update the import history (%v): a sort may call this run's files imported before; use --reimport", err))
+	}
+}
+
+// warn reports a problem that does not stop the undo.
+func (u *undoer) warn(msg string) {
+	u.report(Event{Outcome: "warning", Reason: msg}, "warning: %s", msg)
+}
