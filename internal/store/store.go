@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
@@ -47,6 +48,33 @@ type Store struct {
 	dir       string
 	write     *pebble.WriteOptions
 	discarded error
+
+	brokenMu sync.Mutex
+	broken   error // a commit failed fatally: the store takes no more writes
+}
+
+// usable is nil until a commit failed fatally.
+func (s *Store) usable() error {
+	s.brokenMu.Lock()
+	defer s.brokenMu.Unlock()
+	return s.broken
+}
+
+// recoverFatal turns pebble's fatal error (our logger panics with it) into
+// *err and marks the store broken. Other panics go on.
+func (s *Store) recoverFatal(err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	fe, ok := r.(fatalError)
+	if !ok {
+		panic(r)
+	}
+	s.brokenMu.Lock()
+	s.broken = fmt.Errorf("store %q: a write failed, the store takes no more: %w", s.dir, fe)
+	s.brokenMu.Unlock()
+	*err = s.broken
 }
 
 // Open opens the store in dir, creating dir and an empty store if missing.
@@ -181,7 +209,8 @@ const (
 
 // Close flushes nothing pending in Writers (call Writer.Flush first) and
 // releases the store.
-func (s *Store) Close() error {
+func (s *Store) Close() (err error) {
+	defer s.recoverFatal(&err)
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close store %q: %w", s.dir, err)
 	}

@@ -46,13 +46,22 @@ func (w *Writer) Delete(key []byte) error {
 }
 
 // Flush commits everything pending (durably unless the store is Scratch).
-func (w *Writer) Flush() error {
+// A commit pebble cannot write (the disk is full, an I/O error) leaves the
+// store unusable: Flush returns that as an error, and every later Flush
+// fails at once, instead of pebble ending the process.
+func (w *Writer) Flush() (err error) {
 	if w.batch == nil {
 		return nil
+	}
+	if err := w.s.usable(); err != nil {
+		w.batch.Close()
+		w.batch, w.pending = nil, 0
+		return err
 	}
 	b := w.batch
 	w.batch, w.pending = nil, 0
 	defer b.Close()
+	defer w.s.recoverFatal(&err)
 	if err := b.Commit(w.s.write); err != nil {
 		return fmt.Errorf("commit to store %q: %w", w.s.dir, err)
 	}
