@@ -308,9 +308,17 @@ func (r *Run) flush() error {
 		r.dropImports()
 		return err
 	}
+	fsx.CrashPoint(r.cfg.FS, crashBeforeImports)
 	r.commitImports()
+	fsx.CrashPoint(r.cfg.FS, crashAfterImports)
 	return nil
 }
+
+// Crash points around the import history's commit (tests kill there).
+const (
+	crashBeforeImports = "before-import-history"
+	crashAfterImports  = "after-import-history"
+)
 
 func firstErr(errs ...error) error {
 	for _, e := range errs {

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -164,6 +165,9 @@ func open(dir string, opt Options) (s *Store, err error) {
 		},
 		DisableTableStats: true,
 		ReadOnly:          opt.ReadOnly,
+	}
+	if opt.ReadOnly {
+		popts.FS = unlockedFS{vfs.Default}
 	}
 	if opt.Scratch {
 		tuneScratch(popts)
@@ -359,3 +363,15 @@ func (l quietLogger) Fatalf(format string, args ...any) {
 type fatalError struct{ dir, msg string }
 
 func (e fatalError) Error() string { return fmt.Sprintf("store %q is unusable: %s", e.dir, e.msg) }
+
+// unlockedFS opens a store read-only without taking its LOCK file, whose
+// creation would write to the folder: a dry run leaves the library's
+// state exactly as it found it. A run writing the store meanwhile can
+// make a read fail, which the reader treats as a store it cannot use.
+type unlockedFS struct{ vfs.FS }
+
+func (unlockedFS) Lock(string) (io.Closer, error) { return nopCloser{}, nil }
+
+type nopCloser struct{}
+
+func (nopCloser) Close() error { return nil }
