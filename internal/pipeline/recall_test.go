@@ -23,7 +23,9 @@ func bigPhoto(i, size int) []byte {
 	return append(b, pad...)
 }
 
-func itoa(i int) string { return string(rune('0'+i/100%10)) + string(rune('0'+i/10%10)) + string(rune('0'+i%10)) }
+func itoa(i int) string {
+	return string(rune('0'+i/100%10)) + string(rune('0'+i/10%10)) + string(rune('0'+i%10))
+}
 
 func cardOf(t *testing.T, root string, n, size int) (string, map[string][]byte) {
 	t.Helper()
@@ -82,7 +84,7 @@ func TestSourceEditedInPlaceIsCaughtByItsChangeTime(t *testing.T) {
 	p := filepath.Join(src, "DCIM/IMG_001.JPG")
 	info, _ := os.Stat(p)
 	b, _ := os.ReadFile(p)
-	b[len(b)-1] ^= 0xff // same size
+	b[len(b)-1] ^= 0xff               // same size
 	time.Sleep(20 * time.Millisecond) // let the change time move past the import's
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
