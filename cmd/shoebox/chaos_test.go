@@ -19,6 +19,7 @@ import (
 
 	"shoebox/internal/fixture"
 	"shoebox/internal/fsx"
+	"shoebox/internal/importlog"
 	"shoebox/internal/transfer"
 )
 
@@ -349,6 +350,7 @@ func runChaosCase(t *testing.T, c chaosCase, master *library, ref *chaosRef, mou
 		t.Fatal("killed sort exited unexpectedly")
 	}
 	checkNothingLost(t, "after the kill", start, src, dest)
+	checkHistoryClaims(t, "after the kill", dest)
 
 	code, out := shoebox(t, nil, args...)
 	outputs = append(outputs, "--- re-run:\n"+out)
@@ -356,6 +358,7 @@ func runChaosCase(t *testing.T, c chaosCase, master *library, ref *chaosRef, mou
 		t.Fatalf("re-run: exit %d", code)
 	}
 	checkNothingLost(t, "after the re-run", start, src, dest)
+	checkHistoryClaims(t, "after the re-run", dest)
 	lib, srcNow := snapshotTree(t, dest), snapshotTree(t, src)
 	checkNoTemps(t, "after the re-run", lib, srcNow)
 	if diff := diffCounts(lib.keys(src), ref.lib); diff != "" {
@@ -393,6 +396,33 @@ func runChaosCase(t *testing.T, c chaosCase, master *library, ref *chaosRef, mou
 		undoOut += out
 	}
 	checkChaosUndone(t, start, src, dest, undoOut)
+	checkHistoryClaims(t, "after the undo", dest)
+}
+
+// checkHistoryClaims fails for any import history entry whose library
+// copy is not there as recorded: a kill must never leave the history
+// claiming a file that did not land, and undo forgets what it removes.
+func checkHistoryClaims(t *testing.T, when, dest string) {
+	t.Helper()
+	state := filepath.Join(dest, ".shoebox")
+	if !importlog.Exists(state) {
+		return
+	}
+	l, err := importlog.Open(state, nil)
+	if err != nil {
+		t.Errorf("%s: import history: %v", when, err)
+		return
+	}
+	defer l.Close()
+	err = l.Each(func(e importlog.Entry) error {
+		if st := e.Check(dest); st != importlog.Intact {
+			t.Errorf("%s: the import history claims %s (from %s), which is %s", when, e.Path, e.Src, st)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Errorf("%s: import history: %v", when, err)
+	}
 }
 
 // runKilled runs the command and kills it as k says. killed says whether

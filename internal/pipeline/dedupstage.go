@@ -122,10 +122,14 @@ func (r *Run) hashLibraryOfSize(size int64, pool *hashPool) (bool, error) {
 		any = true
 		d := newDec(v)
 		mod := d.t()
+		var read string
+		if d.Len() > 0 {
+			read = d.s() // a file the import history recognised (recall.go)
+		}
 		if d.Err() != nil {
 			return d.Err()
 		}
-		m := member{copy: plan.Copy{Path: string(k[len(prefix):]), InLibrary: true}, mod: timeNanos(mod)}
+		m := member{copy: plan.Copy{Path: string(k[len(prefix):]), InLibrary: true}, mod: timeNanos(mod), read: read}
 		return pool.add(m, size)
 	})
 	return any, err
@@ -333,6 +337,7 @@ type member struct {
 	seq  uint64 // 0 for library files
 	copy plan.Copy
 	mod  int64 // library files: the mtime their cached hash is valid for
+	read string // library files known through a link (symlink mode): the file to hash
 }
 
 // sourceMemberOf is what dedup needs of a source photo or video; the meta
@@ -343,6 +348,10 @@ func sourceMemberOf(fi fileInfo) member {
 
 // sumOf hashes a member, reusing the library index where it is current.
 func (r *Run) sumOf(m member, size int64) (digest.Sum, error) {
+	if m.read != "" {
+		sum, _, err := digest.File(r.cfg.FS, m.read)
+		return sum, err
+	}
 	if !m.copy.InLibrary || r.index == nil {
 		sum, _, err := digest.File(r.cfg.FS, m.copy.Path)
 		return sum, err

@@ -93,6 +93,9 @@ func (r *Run) recall(ctx context.Context) error {
 		if err := w.Put(groupKey(fi), e.bytes()); err != nil {
 			return err
 		}
+		if err := r.putKnownCopy(fi, w); err != nil {
+			return err
+		}
 		return w.Delete(seqKey(keyFile, fi.Seq))
 	})
 	err = firstErr(err, w.Flush(), m.Close())
@@ -105,6 +108,30 @@ func (r *Run) recall(ctx context.Context) error {
 		r.recallFailed(err)
 	}
 	return nil
+}
+
+// putKnownCopy files a recognised file's library copy with the library's
+// files by size, as the library walk would: a new source with its bytes is
+// then "already in the library", as it was when that file was compared
+// itself. Nothing is read unless a new source has its size. In symlink
+// mode the copy is a link, which the walk does not see: its source is what
+// gets hashed.
+func (r *Run) putKnownCopy(fi fileInfo, w opWriter) error {
+	if !r.cfg.Dedup || fi.Known != importlog.Intact || !isMedia(fi.Info.Kind) || fi.File.Size <= 0 {
+		return nil
+	}
+	info, err := os.Lstat(fi.KnownPath)
+	if err != nil {
+		return nil
+	}
+	var e enc
+	size, read := info.Size(), ""
+	if !info.Mode().IsRegular() {
+		size, read = fi.File.Size, fi.File.Path
+	}
+	e.t(info.ModTime())
+	e.s(read)
+	return w.Put(sizeKey(keyLib, size, []byte(fi.KnownPath)), e.bytes())
 }
 
 func (r *Run) recallFailed(err error) {
