@@ -336,7 +336,7 @@ func (r *Run) libraryExcludes() []string {
 type member struct {
 	seq  uint64 // 0 for library files
 	copy plan.Copy
-	mod  int64 // library files: the mtime their cached hash is valid for
+	mod  int64  // library files: the mtime their cached hash is valid for
 	read string // library files known through a link (symlink mode): the file to hash
 }
 
