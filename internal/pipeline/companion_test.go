@@ -57,3 +57,35 @@ func TestSidecarIsNeverLeftBehindItsPhoto(t *testing.T) {
 		t.Errorf("after the re-run the sources still hold %v", keys(got))
 	}
 }
+
+// Copies are made durable in batches (transfer.Staged): a sidecar whose
+// fsync fails is found only when its batch is finished, after its photo
+// was staged too. The photo is then discarded, not renamed into place, and
+// nothing of either is left in the library.
+func TestSidecarFailingInItsBatchKeepsItsPhotoOut(t *testing.T) {
+	sidecar := []byte(`<x:xmpmeta xmlns:x="adobe:ns:meta/"></x:xmpmeta>`)
+	files := threePhotos()
+	files["IMG_1.xmp"] = sidecar
+	c := newRelCase(t, files)
+	faults := fsx.NewFaults(fsx.OS).Add(fsx.Rule{Op: "sync", Path: "IMG_1.xmp", Err: syscall.EIO})
+	c.cfg.FS = faults
+	c.sortAll()
+	if reason := c.rec.failed()[filepath.Join(c.src, "IMG_1.JPG")]; !strings.Contains(reason, "IMG_1.xmp") {
+		t.Errorf("the photo whose sidecar failed: reason %q, want it failed naming the sidecar", reason)
+	}
+	for _, r := range faults.Calls("rename") {
+		if strings.Contains(r, "IMG_1.") {
+			t.Errorf("renamed into place although its sidecar's fsync failed: %s", r)
+		}
+	}
+	assertNoTemps(t, c.dst)
+	if got := snapshot(t, c.src); len(got) != 4 {
+		t.Errorf("the sources hold %v, want all four untouched", keys(got))
+	}
+
+	c.cfg.FS = nil
+	c.mustSort()
+	if got := snapshot(t, c.dst); got[day+"IMG_1.JPG"] != string(files["IMG_1.JPG"]) || got[day+"IMG_1.xmp"] != string(sidecar) {
+		t.Errorf("after the re-run the library holds %v", keys(got))
+	}
+}

@@ -66,9 +66,7 @@ func (r *Run) Transfer(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for group := range jobs {
-				r.transferGroup(ctx, group, results)
-			}
+			r.transferWorker(ctx, jobs, results)
 		}()
 	}
 	go func() { wg.Wait(); close(results) }()
@@ -117,34 +115,123 @@ func (r *Run) readGroups(jobs chan<- []opRecord) error {
 	return err
 }
 
-// transferGroup performs one group in order, companions first. A photo
-// whose companion failed is not transferred (and reported failed): it
-// stays with its sidecar, so the same command can move them together.
-func (r *Run) transferGroup(ctx context.Context, group []opRecord, results chan<- opResult) {
-	var failedCompanion string
+// Batches: each worker writes the temps of up to batchFiles files (or
+// batchBytes of them) before making them durable together and renaming
+// them into place (see transfer.Staged); it also finishes its batch as soon
+// as no further job is waiting, so a slow reader never holds files back.
+const (
+	batchFiles = 16
+	batchBytes = 16 << 20
+)
+
+// transferWorker performs the groups it receives, batching their copies.
+func (r *Run) transferWorker(ctx context.Context, jobs <-chan []opRecord, results chan<- opResult) {
+	b := &batch{r: r, results: results}
+	for {
+		var group []opRecord
+		var ok bool
+		select {
+		case group, ok = <-jobs:
+		default:
+			b.finish()
+			group, ok = <-jobs
+		}
+		if !ok {
+			break
+		}
+		b.stageGroup(ctx, group)
+		if len(b.staged) >= batchFiles || b.bytes >= batchBytes {
+			b.finish()
+		}
+	}
+	b.finish()
+}
+
+// batch is one worker's staged copies, in the order their groups came.
+type batch struct {
+	r       *Run
+	results chan<- opResult
+	staged  []stagedOp
+	bytes   int64
+}
+
+type stagedOp struct {
+	o     opRecord
+	s     *transfer.Staged
+	group *groupState
+}
+
+// groupState is what a group's photo needs to know of its companions.
+type groupState struct{ failedCompanion string }
+
+// stageGroup starts one group in order, companions first. A photo whose
+// companion failed is not transferred (and reported failed): it stays with
+// its sidecar, so the same command can move them together. A companion
+// that fails later, when its batch is finished, takes its photo with it
+// there (see finish).
+func (b *batch) stageGroup(ctx context.Context, group []opRecord) {
+	r := b.r
+	g := &groupState{}
 	for _, o := range group {
 		switch {
 		case ctx.Err() != nil:
-			results <- opResult{op: o, skipped: true}
-		case !o.Companion && failedCompanion != "":
-			err := fmt.Errorf("%s %q: not done, so that it stays with %q, which failed", r.cfg.Mode, o.Src, failedCompanion)
-			results <- opResult{op: o, res: transfer.Result{Err: err}}
+			b.results <- opResult{op: o, skipped: true}
+		case !o.Companion && g.failedCompanion != "":
+			b.results <- opResult{op: o, res: transfer.Result{Err: r.staysWithCompanion(o, g)}}
 		default:
 			// A file once started is finished (or discarded whole by the
 			// executor): stopping, for Ctrl-C or a full disk, happens
 			// between files.
-			res := r.exec.Do(context.WithoutCancel(ctx), r.transferOp(o))
-			if res.Err != nil {
-				// Decided here, not when the result is counted: by then
-				// every worker would have failed a queue's worth more.
-				r.stopFor(res.Err)
+			s, res := r.exec.Stage(context.WithoutCancel(ctx), r.transferOp(o))
+			if s != nil {
+				b.staged = append(b.staged, stagedOp{o: o, s: s, group: g})
+				b.bytes += s.Size()
+				continue
 			}
-			if res.Err != nil && o.Companion && failedCompanion == "" {
-				failedCompanion = o.Src
-			}
-			results <- opResult{op: o, res: res}
+			b.done(o, g, res)
 		}
 	}
+}
+
+// finish makes the batch's temps durable at once, then renames each into
+// place in order (or discards a photo whose companion just failed).
+func (b *batch) finish() {
+	if len(b.staged) == 0 {
+		return
+	}
+	all := make([]*transfer.Staged, len(b.staged))
+	for i, so := range b.staged {
+		all[i] = so.s
+	}
+	b.r.exec.Sync(all)
+	for _, so := range b.staged {
+		var res transfer.Result
+		if !so.o.Companion && so.group.failedCompanion != "" {
+			// The executor's error names the mode and both paths.
+			res = so.s.Discard(fmt.Errorf("not done, so that it stays with %q, which failed", so.group.failedCompanion))
+		} else {
+			res = so.s.Publish()
+		}
+		b.done(so.o, so.group, res)
+	}
+	b.staged, b.bytes = b.staged[:0], 0
+}
+
+// done hands one finished op to the collector.
+func (b *batch) done(o opRecord, g *groupState, res transfer.Result) {
+	if res.Err != nil {
+		// Decided here, not when the result is counted: by then
+		// every worker would have failed a queue's worth more.
+		b.r.stopFor(res.Err)
+	}
+	if res.Err != nil && o.Companion && g.failedCompanion == "" {
+		g.failedCompanion = o.Src
+	}
+	b.results <- opResult{op: o, res: res}
+}
+
+func (r *Run) staysWithCompanion(o opRecord, g *groupState) error {
+	return fmt.Errorf("%s %q: not done, so that it stays with %q, which failed", r.cfg.Mode, o.Src, g.failedCompanion)
 }
 
 type opResult struct {

@@ -15,47 +15,53 @@ import (
 	"shoebox/internal/fsx"
 )
 
-// landCopy is the crash-safe copy protocol: fill a fresh temp file beside
-// the destination, fsync it, check the source did not change meanwhile,
-// optionally verify, then rename it into place without replacing anything.
-// On any failure the temp is removed and nothing is left at the destination.
+// landCopy is the crash-safe copy protocol in one go: fill a fresh temp
+// file beside the destination, check the source did not change meanwhile,
+// fsync the temp, optionally verify, then rename it into place without
+// replacing anything. On any failure the temp is removed and nothing is
+// left at the destination. A batch (see Stage) runs the same three steps
+// for many files, with one durability barrier between them.
 func (r *run) landCopy(src fsx.File, before os.FileInfo, reflink, verify bool) error {
-	dev, ino, err := r.writeTemp(src, before, reflink)
-	if err != nil {
+	if err := r.writeTemp(src, before, reflink); err != nil {
 		return err
 	}
-	if err := r.publishTemp(src, before, verify); err != nil {
+	if err := r.syncTemp(); err != nil {
+		return err
+	}
+	if err := r.publishTemp(verify); err != nil {
 		r.removeTemp()
 		return err
 	}
-	r.res.Dev, r.res.Ino = dev, ino
 	return nil
 }
 
-// writeTemp creates the temp file and makes its content and mtime durable.
-func (r *run) writeTemp(src fsx.File, before os.FileInfo, reflink bool) (dev, ino uint64, err error) {
+// writeTemp creates the temp file, fills it and sets its mtime, and checks
+// that the source is still the version it started from; the temp is left
+// open, not yet durable, for syncTemp. On failure the temp is removed.
+func (r *run) writeTemp(src fsx.File, before os.FileInfo, reflink bool) error {
 	perm := before.Mode().Perm()&0o666 | 0o400 // keep the source's bits, but stay readable for verification
 	tmp, err := r.e.fs.OpenFile(r.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
-		return 0, 0, fmt.Errorf("create temp: %w", err)
+		return fmt.Errorf("create temp: %w", err)
 	}
 	r.record("create %s", r.tmpName())
 	err = r.fillTemp(tmp, src, before, reflink)
 	if err == nil {
-		fi, statErr := tmp.Stat()
-		err = statErr
-		if fi != nil {
-			dev, ino = fsx.DevIno(fi)
+		err = r.checkSourceKept(src, before)
+	}
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = tmp.Stat(); err == nil {
+			r.tmpDev, r.tmpIno = fsx.DevIno(fi)
 		}
 	}
-	if closeErr := tmp.Close(); err == nil && closeErr != nil {
-		err = fmt.Errorf("close temp: %w", closeErr)
-	}
 	if err != nil {
+		tmp.Close()
 		r.removeTemp()
-		return 0, 0, err
+		return err
 	}
-	return dev, ino, nil
+	r.tmpFile = tmp
+	return nil
 }
 
 func (r *run) fillTemp(tmp, src fsx.File, before os.FileInfo, reflink bool) error {
@@ -68,10 +74,6 @@ func (r *run) fillTemp(tmp, src fsx.File, before os.FileInfo, reflink bool) erro
 	if err := r.e.fs.Chtimes(r.tmp, time.Time{}, before.ModTime()); err != nil {
 		return fmt.Errorf("set mtime: %w", err)
 	}
-	if err := tmp.Sync(); err != nil && !fsx.SyncUnsupported(err) {
-		return fmt.Errorf("fsync temp: %w", err)
-	}
-	fsx.CrashPoint(r.e.fs, fsx.AfterSync)
 	return nil
 }
 
@@ -96,9 +98,9 @@ func (r *run) fillContent(tmp, src fsx.File, size int64, reflink bool) error {
 	return nil
 }
 
-// publishTemp re-checks the source, verifies, and renames the temp into
-// place.
-func (r *run) publishTemp(src fsx.File, before os.FileInfo, verify bool) error {
+// checkSourceKept makes sure the bytes copied are one version of the
+// source: same inode, size, mtime and ctime after the copy as before it.
+func (r *run) checkSourceKept(src fsx.File, before os.FileInfo) error {
 	after, err := src.Stat()
 	if err != nil {
 		return fmt.Errorf("stat source after copy: %w", err)
@@ -106,12 +108,52 @@ func (r *run) publishTemp(src fsx.File, before os.FileInfo, verify bool) error {
 	if !sameVersion(before, after) {
 		return fmt.Errorf("source %w", ErrChanged)
 	}
+	return nil
+}
+
+// syncTemp makes the written temp durable (content and mtime) and closes
+// it; only a temp that passed here may be renamed into place. On failure
+// the temp is removed.
+func (r *run) syncTemp() error {
+	tmp := r.tmpFile
+	r.tmpFile = nil
+	if tmp == nil {
+		return errors.New("no temp file to make durable")
+	}
+	err := tmp.Sync()
+	if err != nil && !fsx.SyncUnsupported(err) {
+		err = fmt.Errorf("fsync temp: %w", err)
+	} else {
+		err = nil
+	}
+	if closeErr := tmp.Close(); err == nil && closeErr != nil {
+		err = fmt.Errorf("close temp: %w", closeErr)
+	}
+	if err != nil {
+		r.removeTemp()
+		return err
+	}
+	r.durable = true
+	fsx.CrashPoint(r.e.fs, fsx.AfterSync)
+	return nil
+}
+
+// errNotDurable is the protocol's own guard: a temp whose fsync has not
+// succeeded is never renamed into place.
+var errNotDurable = errors.New("temp file not made durable; not renamed into place")
+
+// publishTemp verifies the durable temp if asked and renames it into
+// place. The caller removes the temp on failure.
+func (r *run) publishTemp(verify bool) error {
+	if !r.durable {
+		return errNotDurable
+	}
 	if verify {
 		if err := r.verifyTemp(); err != nil {
 			return err
 		}
 	}
-	err = r.e.fs.RenameNoReplace(r.tmp, r.op.Dst)
+	err := r.e.fs.RenameNoReplace(r.tmp, r.op.Dst)
 	if errors.Is(err, fs.ErrExist) {
 		return errDstExists
 	} else if err != nil {
@@ -119,6 +161,7 @@ func (r *run) publishTemp(src fsx.File, before os.FileInfo, verify bool) error {
 	}
 	r.record("rename %s -> %s", r.tmpName(), r.op.Dst)
 	r.res.Landed = true
+	r.res.Dev, r.res.Ino = r.tmpDev, r.tmpIno
 	r.e.markDirty(filepath.Dir(r.op.Dst))
 	fsx.CrashPoint(r.e.fs, fsx.AfterRename)
 	return nil
@@ -135,11 +178,15 @@ func (r *run) verifyTemp() error {
 	return nil
 }
 
-// removeTemp deletes the temp after a failure. Its own failure is not
-// reported over the original error; a temp left so keeps its name taken
-// (it is never mistaken for a free name) and is named in the journal's
-// Intent for this op.
+// removeTemp deletes the temp after a failure (closing it first if it is
+// still open). Its own failure is not reported over the original error; a
+// temp left so keeps its name taken (it is never mistaken for a free name)
+// and is named in the journal's Intent for this op.
 func (r *run) removeTemp() {
+	if r.tmpFile != nil {
+		r.tmpFile.Close()
+		r.tmpFile = nil
+	}
 	if err := r.e.fs.Remove(r.tmp); err == nil {
 		r.record("remove %s", r.tmpName())
 	}

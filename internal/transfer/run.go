@@ -25,6 +25,10 @@ type run struct {
 	tmp       string // temp path for copy-like modes, chosen up front for the journal
 	journaled bool   // an Intent was appended, so a final record is owed
 	finished  bool   // the final record was appended
+
+	tmpFile        fsx.File // the written temp, open until syncTemp makes it durable
+	tmpDev, tmpIno uint64   // its identity, reported once it lands
+	durable        bool     // syncTemp succeeded: the temp may be renamed into place
 }
 
 func (r *run) do() error {
@@ -84,6 +88,9 @@ func (r *run) record(format string, args ...any) {
 // replaced by a placeholder so dry and real runs compare equal.
 func (r *run) tmpName() string { return tempPrefix(r.op.Dst) + "<tmp>" }
 
+// copy writes the temp and stops there, leaving it open and not yet
+// durable: the Staged that Stage returns finishes it (Sync, then Publish),
+// alone or in a batch.
 func (r *run) copy(reflink bool) error {
 	src, info, err := r.openSource()
 	if err != nil {
@@ -97,7 +104,13 @@ func (r *run) copy(reflink bool) error {
 		r.predictCopy()
 		return nil
 	}
-	if err := r.landCopy(src, info, reflink, r.e.verify || r.op.Verify); err != nil {
+	return r.writeTemp(src, info, reflink)
+}
+
+// finishCopy renames a durable temp into place and records it done.
+func (r *run) finishCopy() error {
+	if err := r.publishTemp(r.e.verify || r.op.Verify); err != nil {
+		r.removeTemp()
 		return err
 	}
 	return r.journalFinal(journal.Done, nil)

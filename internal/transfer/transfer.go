@@ -98,15 +98,21 @@ func New(opt Options) *Executor {
 	}
 }
 
-// Do carries out op and reports the outcome.
+// Do carries out op and reports the outcome. A copy is a batch of one:
+// Stage, Sync, Publish.
 func (e *Executor) Do(ctx context.Context, op Op) Result {
-	r := &run{e: e, ctx: ctx, op: op, res: Result{Op: op}, seq: e.journalSeq()}
-	err := r.do()
-	if err != nil {
-		r.res.Err = &Error{Mode: op.Mode, Src: op.Src, Dst: op.Dst, Err: err}
-		r.journalFinal(journal.Failed, err)
+	s, res := e.Stage(ctx, op)
+	if s == nil {
+		return res
 	}
-	return r.res
+	e.Sync([]*Staged{s})
+	return s.Publish()
+}
+
+// fail finishes the op as failed with err, once.
+func (r *run) fail(err error) {
+	r.res.Err = &Error{Mode: r.op.Mode, Src: r.op.Src, Dst: r.op.Dst, Err: err}
+	r.journalFinal(journal.Failed, err)
 }
 
 // Flush makes durable every directory entry created since the last Flush
