@@ -15,6 +15,8 @@ func TestExplainShowsFormatSources(t *testing.T) {
 		"bigtiff-le.btf":        "IFD0:ModifyDate",
 		"raw-iiq.iiq":           "ExifIFD:DateTimeOriginal",
 		"raw-3fr.3fr":           "ExifIFD:DateTimeOriginal",
+		"raw-xmp-mos.mos":       "XMP-xmp:CreateDate",
+		"dng-xmp.dng":           "XMP-exif:DateTimeOriginal",
 		"psd-exif.psd":          "ExifIFD:DateTimeOriginal",
 		"psd-xmp.psd":           "XMP-xmp:CreateDate",
 		"psd-iptc.psd":          "IPTC:DateCreated",

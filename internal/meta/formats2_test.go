@@ -273,3 +273,65 @@ func TestGIFXMPAtTheEnd(t *testing.T) {
 		t.Errorf("read %d bytes", n)
 	}
 }
+
+// buildPMP returns a Sony DSC-F1 PMP: the 124-byte header with the six
+// date bytes at 76, then a JPEG.
+func buildPMP(date [6]byte) []byte {
+	b := make([]byte, pmpJPEGAt)
+	copy(b, "\x10\x12\x00\x09\x10\x00\x05\x00\x00\x00\x00\x7c")
+	copy(b[pmpDateAt:], date[:])
+	return append(b, buildJPEG(nil, 0)...)
+}
+
+// buildKyoceraRaw returns a Contax N Digital RAW header: strings stored
+// reversed, "KYOCERA" at 25 and the date at 33.
+func buildKyoceraRaw(date string) []byte {
+	b := make([]byte, 166)
+	rev := func(s string) []byte {
+		r := []byte(s)
+		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+			r[i], r[j] = r[j], r[i]
+		}
+		return r
+	}
+	copy(b[kyoceraAt:], rev("KYOCERA"))
+	copy(b[kyoceraDate:kyoceraDate+20], rev(date))
+	return b
+}
+
+func TestFixedHeaderCameraDates(t *testing.T) {
+	r := NewReader(Options{Explain: true})
+	for _, c := range []struct {
+		name, format, tag string
+		data              []byte
+		want              string // "" = file time
+	}{
+		{"a.pmp", "pmp", tagPMP, buildPMP([6]byte{98, 9, 1, 20, 19, 57}), "1998-09-01 20:19:57"},
+		{"b.PMP", "pmp", tagPMP, buildPMP([6]byte{3, 2, 28, 23, 0, 1}), "2003-02-28 23:00:01"},
+		{"c.pmp", "pmp", tagPMP, buildPMP([6]byte{98, 2, 30, 20, 19, 57}), ""}, // Feb 30
+		{"d.raw", "raw", tagKyocera, buildKyoceraRaw("2005:07:16 18:14:30 "), "2005-07-16 18:14:30"},
+		{"e.raw", "raw", tagKyocera, buildKyoceraRaw("2001:12:31 23:59:59"), "2001-12-31 23:59:59"},
+		{"f.raw", "raw", tagKyocera, buildKyoceraRaw("0000:00:00 00:00:00"), ""},
+		{"g.raw", "raw", tagKyocera, buildKyoceraRaw("2005:07:16 18:14:30")[:40], ""}, // cut in the date
+	} {
+		info := r.Bytes(c.name, c.data, fixedMtime)
+		if info.Format != c.format || info.Kind != KindPhoto {
+			t.Errorf("%s: %s %s", c.name, info.Format, info.Kind)
+		}
+		if c.want == "" {
+			if info.Date.Source != SourceModTime {
+				t.Errorf("%s: dated %v by %s, want the file time", c.name, info.Date.Wall, info.Date.Tag)
+			}
+			continue
+		}
+		if got := info.Date.Wall.Format(time.DateTime); got != c.want || info.Date.Tag != c.tag {
+			t.Errorf("%s: %s by %s, want %s by %s", c.name, got, info.Date.Tag, c.want, c.tag)
+		}
+	}
+	// Other files named .raw or .pmp are not photos.
+	for _, name := range []string{"audio.raw", "x.pmp"} {
+		if info := r.Bytes(name, bytes.Repeat([]byte{7}, 300), fixedMtime); info.Kind != KindOther || info.Warning != "" {
+			t.Errorf("%s: %s %s %q", name, info.Format, info.Kind, info.Warning)
+		}
+	}
+}

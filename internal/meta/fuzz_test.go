@@ -197,10 +197,12 @@ func FuzzStreams(f *testing.F) {
 	})
 }
 
-// FuzzStillFormats runs the PSD, GIF, JPEG XL and FLV readers over one
+// FuzzStillFormats runs the PSD, GIF, JPEG XL, FLV, PMP and Kyocera RAW readers over one
 // input each, seeded with the generated files of those formats.
 func FuzzStillFormats(f *testing.F) {
 	addGenSeeds(f, ".psd", ".gif", ".jxl", ".flv")
+	f.Add(buildPMP([6]byte{98, 9, 1, 20, 19, 57}))
+	f.Add(buildKyoceraRaw("2005:07:16 18:14:30 "))
 	r := NewReader(Options{Explain: true})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzReader(t, r, "a.psd", data, func(p *parse) {
@@ -208,6 +210,8 @@ func FuzzStillFormats(f *testing.F) {
 			p.readGIF()
 			p.readJXL()
 			p.readFLV()
+			p.readPMP()
+			p.readKyoceraRaw()
 		})
 	})
 }

@@ -14,7 +14,7 @@ var kindOf = map[string]Kind{
 	"orf": KindPhoto, "rw2": KindPhoto, "pef": KindPhoto, "srw": KindPhoto, "kdc": KindPhoto,
 	"dcr": KindPhoto, "k25": KindPhoto, "3fr": KindPhoto, "erf": KindPhoto, "mef": KindPhoto,
 	"mos": KindPhoto, "iiq": KindPhoto, "gpr": KindPhoto, "x3f": KindPhoto, "mrw": KindPhoto,
-	"fff": KindPhoto, "psd": KindPhoto, "crm": KindVideo,
+	"fff": KindPhoto, "psd": KindPhoto, "pmp": KindPhoto, "raw": KindPhoto, "crm": KindVideo,
 	"mov": KindVideo, "mp4": KindVideo, "m4v": KindVideo, "3gp": KindVideo, "avi": KindVideo,
 	"mts": KindVideo, "mpg": KindVideo, "mkv": KindVideo, "wmv": KindVideo, "flv": KindVideo,
 	"dv": KindVideo, "webm": KindVideo,
@@ -41,8 +41,13 @@ var rawFormats = map[string]bool{
 	"cr2": true, "cr3": true, "crw": true, "nef": true, "nrw": true, "arw": true, "srf": true, "sr2": true,
 	"dng": true, "raf": true, "orf": true, "rw2": true, "pef": true, "srw": true, "mrw": true, "kdc": true,
 	"dcr": true, "k25": true, "3fr": true, "fff": true, "erf": true, "mef": true, "mos": true, "iiq": true,
-	"gpr": true, "x3f": true,
+	"gpr": true, "x3f": true, "raw": true,
 }
+
+// contentOnly are formats known by their content alone: ".raw" and ".pmp"
+// name other things too, so an unrecognised file with that extension stays
+// "other" instead of being taken for a damaged photo.
+var contentOnly = map[string]bool{"raw": true, "pmp": true}
 
 // IsRaw reports whether format (an Info.Format) is a camera RAW format.
 func IsRaw(format string) bool { return rawFormats[format] }
@@ -183,6 +188,12 @@ func (p *parse) sniffOther(h []byte) string {
 		return "jxl"
 	case string(h[:2]) == "\xff\x0a": // a bare JPEG XL codestream: no metadata
 		return "jxl"
+	case p.isPMP(h):
+		p.readPMP()
+		return "pmp"
+	case isKyoceraRaw(h):
+		p.readKyoceraRaw()
+		return "raw"
 	}
 	return ""
 }
@@ -198,7 +209,7 @@ func (p *parse) byteAt(off int64) byte {
 func (p *parse) fallbackFormat() string {
 	f, ok := formatOfExt[p.ext]
 	if !ok {
-		if _, known := kindOf[p.ext]; known {
+		if _, known := kindOf[p.ext]; known && !contentOnly[p.ext] {
 			f = p.ext
 		}
 	}

@@ -5,7 +5,7 @@
 # The tests read the committed files; they never run this script.
 set -eu
 cd "$(dirname "$0")"
-exts="png jpg tif mkv webm wmv wma dv btf 3fr fff erf mef mos iiq nrw srw pef gpr psd gif jxl flv mpg bmp avif webp"
+exts="png jpg tif mkv webm wmv wma dv btf dng 3fr fff erf mef mos iiq nrw srw pef gpr psd gif jxl flv mpg bmp avif webp"
 for e in $exts; do rm -f ./*."$e"; done
 rm -f truth-exiftool.json
 et() { exiftool -q -overwrite_original "$@"; }
@@ -115,7 +115,21 @@ for e in 3fr fff erf mef mos iiq nrw srw pef gpr; do
 	convert -size 8x8 xc:red -endian $endian -compress none src.tif
 	et -EXIF:DateTimeOriginal="20$((10 + i)):0$((i % 9 + 1)):1$((i % 9)) 10:20:30" -EXIF:Make=Shoebox src.tif
 	mv src.tif raw-$e.$e
+	# A second sample of each family, in the other byte order, dated only by
+	# XMP in IFD0 (tag 700), as raw converters and DAM tools write it.
+	if [ $endian = MSB ]; then endian=LSB; else endian=MSB; fi
+	convert -size 8x8 xc:blue -endian $endian -compress none src.tif
+	et -XMP-xmp:CreateDate="19$((80 + i)):1$((i % 3)):0$((i % 9 + 1)) 01:02:03" -EXIF:Make=Shoebox src.tif
+	mv src.tif raw-xmp-$e.$e
 done
+# DNG is told by DNGVersion in IFD0 (any extension): one with EXIF, one
+# with XMP only.
+convert -size 8x8 xc:red -compress none src.tif
+et -IFD0:DNGVersion=1.4.0.0 -EXIF:DateTimeOriginal="2012:12:12 12:12:12" src.tif
+mv src.tif dng-exif.dng
+convert -size 8x8 xc:red -endian MSB -compress none src.tif
+et -IFD0:DNGVersion=1.4.0.0 -XMP-exif:DateTimeOriginal="2013:03:13 13:13:13" src.tif
+mv src.tif dng-xmp.dng
 
 # PSD -----------------------------------------------------------------
 # Photoshop image resources: EXIF (0x0422), XMP (0x0424), IPTC (0x0404).
