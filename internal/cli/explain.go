@@ -12,6 +12,7 @@ import (
 
 	"shoebox/internal/meta"
 	"shoebox/internal/pipeline"
+	"shoebox/internal/shift"
 )
 
 func cmdExplain(env Env, args []string) error {
@@ -20,6 +21,7 @@ func cmdExplain(env Env, args []string) error {
 	camTZ := fs.String("tz", "", "")
 	hidden := fs.Bool("hidden", false, "")
 	jsonOut := fs.Bool("json", false, "")
+	shifts := fs.StringArray("shift", nil, "")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -34,6 +36,10 @@ func cmdExplain(env Env, args []string) error {
 	photoTZ, err := cameraZone(*camTZ)
 	if err != nil {
 		return usagef("--tz: %s", err)
+	}
+	rules, err := shift.Parse(*shifts)
+	if err != nil {
+		return usagef("%s", err)
 	}
 	opt := meta.Options{Explain: true, VideoTZ: loc, PhotoTZ: photoTZ}
 	var enc *json.Encoder
@@ -53,7 +59,7 @@ func cmdExplain(env Env, args []string) error {
 		// Takeout JSON) included: explain never tells another story.
 		var d pipeline.Decision
 		if err == nil {
-			d, err = pipeline.Decide(f, opt, *hidden)
+			d, err = pipeline.DecideShifted(f, opt, *hidden, rules)
 		}
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "shoebox: explain %q: %s\n", f, shown(sentence(err)))
@@ -90,7 +96,7 @@ func explainOne(w io.Writer, path string, d pipeline.Decision) {
 	}
 	for _, c := range in.Candidates {
 		mark := " "
-		if c.Tag == d.Date.Tag && c.Source == d.Date.Source && c.Wall.Equal(d.Date.Wall) {
+		if c.Tag == d.Date.Tag && c.Source == d.Date.Source && c.Wall.Equal(d.Date.Unshifted()) {
 			mark = "*"
 		}
 		fmt.Fprintf(w, "  %s %-28s %-26q %s", mark, shown(c.Tag), c.Raw, formatDate(c.Date))
@@ -109,6 +115,12 @@ func explainOne(w io.Writer, path string, d pipeline.Decision) {
 	if d.Date.IsZero() {
 		fmt.Fprintln(w, "  → no date: goes to the unknown folder")
 		return
+	}
+	if d.Date.ShiftRule != "" {
+		before := d.Date
+		before.Wall = d.Date.Unshifted()
+		fmt.Fprintf(w, "  shifted %s by --shift %s: %s → %s\n", shift.Format(d.Date.Shift), shown(d.Date.ShiftRule),
+			formatDate(before), formatDate(d.Date))
 	}
 	fmt.Fprintf(w, "  → %s from %s (%s): files under %s\n", formatDate(d.Date), shown(d.Date.Tag), d.Date.Source,
 		filepath.FromSlash(d.Date.Wall.Format("2006/2006-01-02")))

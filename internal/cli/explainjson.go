@@ -7,6 +7,7 @@ import (
 
 	"shoebox/internal/meta"
 	"shoebox/internal/pipeline"
+	"shoebox/internal/shift"
 )
 
 // explainFile is one line of explain --json: a file, every date found in
@@ -43,6 +44,9 @@ type explainVerdict struct {
 	Folder      string `json:"folder,omitempty"`       // the default layout's folder: 2019/2019-07-04, or "unknown"
 	TravelsWith string `json:"travels_with,omitempty"` // follows: the file it goes with
 	Reason      string `json:"reason,omitempty"`       // orphan, ignored: why it stays
+	Shift       string `json:"shift,omitempty"`        // --shift moved the date: "+1h30m"
+	ShiftRule   string `json:"shift_rule,omitempty"`   // the rule as typed
+	Unshifted   string `json:"unshifted_date,omitempty"`
 }
 
 func explainJSON(enc *json.Encoder, path string, d pipeline.Decision) {
@@ -52,7 +56,7 @@ func explainJSON(enc *json.Encoder, path string, d pipeline.Decision) {
 	for _, c := range in.Candidates {
 		f.Candidates = append(f.Candidates, explainCand{Tag: c.Tag, Raw: c.Raw, Date: wallString(c.Date), Offset: offsetString(c.Date),
 			Source: c.Source.String(), Note: c.Note,
-			Chosen: c.Tag == d.Date.Tag && c.Source == d.Date.Source && c.Wall.Equal(d.Date.Wall)})
+			Chosen: c.Tag == d.Date.Tag && c.Source == d.Date.Source && c.Wall.Equal(d.Date.Unshifted())})
 	}
 	v := explainVerdict{Role: string(d.Role)}
 	switch d.Role {
@@ -66,6 +70,11 @@ func explainJSON(enc *json.Encoder, path string, d pipeline.Decision) {
 		if !d.Date.IsZero() {
 			v.Date, v.DateSource, v.DateTag = wallString(d.Date), d.Date.Source.String(), d.Date.Tag
 			v.Folder = filepath.FromSlash(d.Date.Wall.Format("2006/2006-01-02"))
+			if d.Date.ShiftRule != "" {
+				before := d.Date
+				before.Wall = d.Date.Unshifted()
+				v.Shift, v.ShiftRule, v.Unshifted = shift.Format(d.Date.Shift), d.Date.ShiftRule, wallString(before)
+			}
 		}
 	}
 	f.Verdict = v

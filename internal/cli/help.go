@@ -69,6 +69,10 @@ Flags:
       --video-tz Z     zone for video times stored in UTC: local (default), UTC, +02:00, Europe/Paris
       --tz Z           the zone the camera's clock was set to (Europe/Paris, UTC, local, +05:30),
                        for photos whose file gives no UTC offset; default: none assumed
+      --shift RULE     correct a camera's clock (repeatable), the source untouched:
+                       "MODEL=+1h30m" (EXIF Model, case ignored), "folder:PATH=-2d3h"
+                       (files under that folder), "+1h" (every file); the most specific
+                       rule wins; a pair and its sidecars move together
       --report FILE    also write an HTML report of the run (or of the plan) to FILE
       --json           write one JSON object per file and a summary object to stdout
   -q, --quiet          print nothing but errors
@@ -124,7 +128,7 @@ Exit codes: 0 done, 1 fatal error, 2 bad command line, 3 some files failed,
 130 interrupted (run the same command again to resume).
 `
 
-const explainHelp = `Usage: shoebox explain [--tz Z] [--video-tz Z] [--hidden] [--json] FILE...
+const explainHelp = `Usage: shoebox explain [--tz Z] [--video-tz Z] [--shift RULE] [--hidden] [--json] FILE...
 
 Prints every capture-date candidate found in each file (tag, value, offset),
 which one wins, and why; "offset from GPS time" when the photo's GPS time
@@ -137,6 +141,8 @@ Flags:
       --tz Z           the zone the camera's clock was set to, for photos whose file
                        gives no UTC offset (as for sort); default: none assumed
       --video-tz Z     zone for video times stored in UTC: local (default), UTC, +02:00
+      --shift RULE     the --shift rules sort is given (repeatable): shows the date
+                       before and after, and which rule moved it
       --hidden         count hidden companions too (as sort --hidden)
       --json           one JSON object per file on stdout (see docs/json.md)
 `

@@ -34,7 +34,7 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// mkjpeg FILE DATE [MAKE] [gps=UTCDATE] writes a real JPEG whose EXIF
+// mkjpeg FILE DATE [MAKE] [model=MODEL] [gps=UTCDATE] writes a real JPEG whose EXIF
 // DateTimeOriginal is DATE (2006-01-02T15:04:05), or no EXIF at all when
 // DATE is "none" (a scan), and, with gps=, whose GPS
 // time stamp is UTCDATE; the file's bytes depend on FILE's base name, so
@@ -54,6 +54,10 @@ func mkjpeg(ts *testscript.TestScript, neg bool, args []string) {
 		if v, ok := strings.CutPrefix(a, "gps="); ok {
 			e.GPS, err = time.Parse("2006-01-02T15:04:05", v)
 			ts.Check(err)
+			continue
+		}
+		if v, ok := strings.CutPrefix(a, "model="); ok {
+			e.Camera.Model = v
 			continue
 		}
 		e.Camera.Make = a

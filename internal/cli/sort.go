@@ -15,6 +15,7 @@ import (
 
 	"shoebox/internal/layout"
 	"shoebox/internal/pipeline"
+	"shoebox/internal/shift"
 	"shoebox/internal/transfer"
 )
 
@@ -29,6 +30,7 @@ type sortFlags struct {
 	checksum, reimport                           bool
 	modeFrom                                     string // "command line", the config file that set mode, or "" for the default
 	filters                                      filterFlags
+	shifts                                       []string
 }
 
 func (f *sortFlags) register(fs *pflag.FlagSet) {
@@ -52,6 +54,7 @@ func (f *sortFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.report, "report", "", "")
 	fs.BoolVar(&f.checksum, "checksum", false, "")
 	fs.BoolVar(&f.reimport, "reimport", false, "")
+	fs.StringArrayVar(&f.shifts, "shift", nil, "") // repeatable
 	f.filters.register(fs)
 }
 
@@ -119,6 +122,10 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 	if err != nil {
 		return pipeline.Config{}, err
 	}
+	shifts, err := shift.Parse(f.shifts)
+	if err != nil {
+		return pipeline.Config{}, usagef("%s", err)
+	}
 	if err := checkUnknownDir(f.unknown); err != nil {
 		return pipeline.Config{}, err
 	}
@@ -132,7 +139,7 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 		Template: tmpl, UnknownDir: unknown, NoModTime: f.noMtime,
 		Mode: mode, Workers: f.workers, DryRun: f.dryRun, Dedup: f.dedup, Verify: f.verify,
 		FollowLinks: f.follow, Hidden: f.hidden, VideoTZ: tz, DeleteDuplicates: f.deleteDups,
-		PhotoTZ: photoTZ, Checksum: f.checksum, Reimport: f.reimport,
+		PhotoTZ: photoTZ, Checksum: f.checksum, Reimport: f.reimport, Shift: shifts,
 	}, nil
 }
 

@@ -75,7 +75,24 @@ type Date struct {
 	HasOffset bool
 	Source    Source
 	Tag       string // ExifTool-style name of the winning field, e.g. "ExifIFD:DateTimeOriginal"
+	// Shift is how far --shift moved Wall (the camera's clock was off);
+	// ShiftRule the rule as typed, "" when none applied.
+	Shift     time.Duration
+	ShiftRule string
 }
+
+// Shifted returns d moved by a --shift rule's amount, noting the rule.
+func (d Date) Shifted(by time.Duration, rule string) Date {
+	if d.IsZero() {
+		return d
+	}
+	d.Wall = d.Wall.Add(by)
+	d.Shift, d.ShiftRule = d.Shift+by, rule
+	return d
+}
+
+// Unshifted is the date as the file gave it, before any --shift.
+func (d Date) Unshifted() time.Time { return d.Wall.Add(-d.Shift) }
 
 // IsZero reports whether no date was found.
 func (d Date) IsZero() bool { return d.Wall.IsZero() }

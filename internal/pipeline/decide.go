@@ -10,6 +10,7 @@ import (
 	"shoebox/internal/layout"
 	"shoebox/internal/meta"
 	"shoebox/internal/scan"
+	"shoebox/internal/shift"
 )
 
 // Role is what planning makes of one file within its group.
@@ -40,6 +41,11 @@ type Decision struct {
 // on, to collect the file's candidates); hidden includes the names the
 // scan skips without --hidden.
 func Decide(path string, opt meta.Options, hidden bool) (Decision, error) {
+	return DecideShifted(path, opt, hidden, nil)
+}
+
+// DecideShifted is Decide with sort's --shift rules applied to the dates.
+func DecideShifted(path string, opt meta.Options, hidden bool, shifts *shift.Rules) (Decision, error) {
 	path = filepath.Clean(path) // "./IMG_1.JPG" is the folder's IMG_1.JPG, not a second file
 	self, err := readFileInfo(meta.NewReader(opt), path)
 	if err != nil {
@@ -61,7 +67,7 @@ func Decide(path string, opt meta.Options, hidden bool) (Decision, error) {
 	if loc == nil {
 		loc = time.Local
 	}
-	return d.from(arrange(members, loc), self.File.Path), nil
+	return d.from(arrange(members, loc, shifts), self.File.Path), nil
 }
 
 func (d Decision) ignored(why string) Decision {
@@ -76,7 +82,12 @@ func (d Decision) from(g groupPlan, path string) Decision {
 		d.Role, d.Date = RoleLeads, g.primary.Info.Date
 		return d
 	case contains(g.singles, path):
-		d.Role, d.Date = RoleLeads, d.Info.Date
+		d.Role = RoleLeads
+		for _, s := range g.singles {
+			if s.File.Path == path {
+				d.Date = s.Info.Date // with its --shift
+			}
+		}
 		return d
 	case contains(g.companions, path):
 		d.Role, d.Date, d.Leader = RoleFollows, g.primary.Info.Date, g.primary.File.Path

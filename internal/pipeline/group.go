@@ -8,6 +8,7 @@ import (
 
 	"shoebox/internal/layout"
 	"shoebox/internal/meta"
+	"shoebox/internal/shift"
 )
 
 // Files that belong together share a source folder and a stem: IMG_1.CR2
@@ -98,7 +99,7 @@ type groupPlan struct {
 }
 
 // arrange picks the group's primary and decides who travels with it.
-func arrange(members []fileInfo, loc *time.Location) groupPlan {
+func arrange(members []fileInfo, loc *time.Location, shifts *shift.Rules) groupPlan {
 	var media, sidecars []fileInfo
 	for _, m := range members {
 		switch m.Info.Kind {
@@ -121,7 +122,41 @@ func arrange(members []fileInfo, loc *time.Location) groupPlan {
 		}
 	}
 	g.borrowDate(loc)
+	g.applyShifts(shifts)
 	return g
+}
+
+// applyShifts moves the group's dates by --shift once the group is
+// arranged: pairs are judged on the clocks' own times, so a RAW+JPEG or a
+// Live Photo is one shot whatever the rules say, and shifts together, by
+// its leader's rule; sidecars follow the date of the file they travel
+// with. A leader without a camera model (an AVI dated by its THM) takes
+// the rule of the first companion that names one.
+func (g *groupPlan) applyShifts(rules *shift.Rules) {
+	if rules.Empty() {
+		return
+	}
+	model := g.primary.Info.Model
+	for _, c := range g.companions {
+		if model != "" {
+			break
+		}
+		model = c.Info.Model
+	}
+	g.primary.Info.Date = shiftDate(g.primary.Info.Date, g.primary.File.Path, model, rules)
+	for i := range g.singles {
+		s := &g.singles[i]
+		s.Info.Date = shiftDate(s.Info.Date, s.File.Path, s.Info.Model, rules)
+	}
+}
+
+// shiftDate applies the --shift rule that names a file, by its folder or
+// its camera model, to its date.
+func shiftDate(d meta.Date, path, model string, rules *shift.Rules) meta.Date {
+	if rule, ok := rules.For(path, model); ok {
+		return d.Shifted(rule.By, rule.Text)
+	}
+	return d
 }
 
 // primaryRank orders candidates to lead a group: a date read from the file

@@ -70,11 +70,13 @@ func (r *Run) planTargets(ctx context.Context) error {
 func (r *Run) planGroup(members []fileInfo, w opWriter) error {
 	if len(members) == 1 && isMedia(members[0].Info.Kind) {
 		// Most files stand alone: no group to arrange.
-		ok, err := r.admit(members[0])
+		fi := members[0]
+		ok, err := r.admit(fi)
 		if err != nil || !ok {
 			return err
 		}
-		return r.putTarget(members[0], nil, w)
+		fi.Info.Date = shiftDate(fi.Info.Date, fi.File.Path, fi.Info.Model, r.cfg.Shift)
+		return r.putTarget(fi, nil, w)
 	}
 	var kept []fileInfo
 	var there *inLibrary
@@ -95,7 +97,7 @@ func (r *Run) planGroup(members []fileInfo, w opWriter) error {
 	if len(kept) == 0 {
 		return nil
 	}
-	g := arrange(kept, r.videoTZ())
+	g := arrange(kept, r.videoTZ(), r.cfg.Shift)
 	if len(g.orphans) > 0 && there != nil {
 		// The photo is in the library already (a re-run after a kill, a
 		// re-imported card): its sidecars join it there.
@@ -296,6 +298,7 @@ func (r *Run) placement(fi fileInfo) planned {
 		return p
 	}
 	p.Year, p.Taken, p.Tag = date.Wall.Year(), date.Wall, date.Tag
+	p.Shift, p.ShiftRule = date.Shift, date.ShiftRule
 	p.Make, p.Model, p.Kind, p.Root = fi.Info.Make, fi.Info.Model, fi.Info.Kind.String(), fi.File.Root
 	var esc *layout.Escape
 	p.Dir, p.Name, esc = r.cfg.Template.ExpandNoted(r.fields(p))

@@ -68,6 +68,8 @@ func putInfo(e *enc, fi fileInfo) {
 	e.bool(in.Date.HasOffset)
 	e.u(uint64(in.Date.Source))
 	e.s(in.Date.Tag)
+	e.i(int64(in.Date.Shift))
+	e.s(in.Date.ShiftRule)
 	e.s(in.Make)
 	e.s(in.Model)
 	e.s(in.ContentID)
@@ -87,6 +89,8 @@ func getInfo(seq uint64, d *dec) fileInfo {
 	in.Date.HasOffset = d.bool()
 	in.Date.Source = meta.Source(d.u())
 	in.Date.Tag = d.s()
+	in.Date.Shift = time.Duration(d.i())
+	in.Date.ShiftRule = d.s()
 	in.Make = d.s()
 	in.Model = d.s()
 	in.ContentID = d.s()
@@ -105,17 +109,19 @@ type dupOf struct {
 
 // planned is a file with its wanted destination, sorted by directory.
 type planned struct {
-	Seq     uint64
-	Src     string
-	Size    int64
-	ModTime time.Time
-	Dir     string // relative to DEST, slash-separated
-	Name    string
-	Year    int // capture year, 0 when unknown
-	Unknown bool
-	Source  meta.Source
-	Taken   time.Time // the capture wall clock used, zero when unknown
-	Tag     string    // the field it came from
+	Seq       uint64
+	Src       string
+	Size      int64
+	ModTime   time.Time
+	Dir       string // relative to DEST, slash-separated
+	Name      string
+	Year      int // capture year, 0 when unknown
+	Unknown   bool
+	Source    meta.Source
+	Taken     time.Time     // the capture wall clock used, zero when unknown
+	Tag       string        // the field it came from
+	Shift     time.Duration // how far --shift moved Taken
+	ShiftRule string        // the --shift rule applied, "" when none
 	// Make, Model, Kind and Root (the source root) are kept only for a
 	// {counter} template, whose file name is expanded again once its
 	// folder's sequence is known.
@@ -154,6 +160,8 @@ func putPlanned(e *enc, p planned) {
 	e.u(uint64(p.Source))
 	e.t(p.Taken)
 	e.s(p.Tag)
+	e.i(int64(p.Shift))
+	e.s(p.ShiftRule)
 	e.s(p.Make)
 	e.s(p.Model)
 	e.s(p.Kind)
@@ -179,7 +187,7 @@ func putPlanned(e *enc, p planned) {
 func getPlanned(d *dec) planned {
 	p := planned{Seq: d.u(), Src: d.s(), Size: d.i(), ModTime: d.t(), Dir: d.s(), Name: d.s(),
 		Year: int(d.i()), Unknown: d.bool(), Source: meta.Source(d.u()), Taken: d.t(), Tag: d.s(),
-		Make: d.s(), Model: d.s(), Kind: d.s(), Root: d.s(), Present: d.bool(),
+		Shift: time.Duration(d.i()), ShiftRule: d.s(), Make: d.s(), Model: d.s(), Kind: d.s(), Root: d.s(), Present: d.bool(),
 		Dev: d.u(), Ino: d.u(), CTime: d.t(), KindCode: meta.Kind(d.u())}
 	n := d.u()
 	if n > maxCompanions {

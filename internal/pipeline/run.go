@@ -21,6 +21,7 @@ import (
 	"shoebox/internal/importlog"
 	"shoebox/internal/journal"
 	"shoebox/internal/layout"
+	"shoebox/internal/shift"
 	"shoebox/internal/storage"
 	"shoebox/internal/store"
 	"shoebox/internal/transfer"
@@ -67,6 +68,9 @@ type Config struct {
 	// Reimport (--reimport) brings back files imported before and since
 	// deleted or changed in the library.
 	Reimport bool
+	// Shift corrects cameras' clocks (--shift): the chosen capture date
+	// of each file a rule names moves by its amount before the layout.
+	Shift *shift.Rules
 }
 
 // Run is one invocation of the pipeline.

@@ -37,6 +37,7 @@ type Event struct {
 	Date       string    `json:"date,omitempty"`        // capture time used, wall clock, RFC 3339 without zone
 	DateSource string    `json:"date_source,omitempty"` // exif, quicktime, xmp, filename, mtime, none
 	DateTag    string    `json:"date_tag,omitempty"`
+	Shift      string    `json:"shift,omitempty"`  // --shift applied to the date: "+1h30m (EOS=+1h30m)"
 	Reason     string    `json:"reason,omitempty"` // failures, ignored files, problems, fallbacks
 	Stage      string    `json:"stage,omitempty"`  // for "stage" and "problem"
 	Count      int64     `json:"count,omitempty"`  // for "stage" and "progress": files handled by the stage so far

@@ -13,6 +13,7 @@ import (
 	"shoebox/internal/fsx"
 	"shoebox/internal/journal"
 	"shoebox/internal/meta"
+	"shoebox/internal/shift"
 	"shoebox/internal/transfer"
 )
 
@@ -298,6 +299,7 @@ func (r *Run) account(x opResult) {
 	r.warnReflinkFallback(res.Fallback)
 	if !o.Unknown && !o.Taken.IsZero() {
 		ev.Date, ev.DateTag = o.Taken.Format("2006-01-02T15:04:05"), o.Tag
+		ev.Shift = shiftNote(o.Shift, o.ShiftRule)
 	}
 	switch {
 	case res.Err != nil && !res.Landed:
@@ -414,4 +416,12 @@ func firstErr(errs ...error) error {
 		}
 	}
 	return nil
+}
+
+// shiftNote says how --shift moved a file's date: "+1h30m (EOS=+1h30m)".
+func shiftNote(by time.Duration, rule string) string {
+	if rule == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s (--shift %s)", shift.Format(by), rule)
 }
