@@ -22,6 +22,8 @@ func cmdExplain(env Env, args []string) error {
 	hidden := fs.Bool("hidden", false, "")
 	jsonOut := fs.Bool("json", false, "")
 	shifts := fs.StringArray("shift", nil, "")
+	noMtime := fs.Bool("no-mtime", false, "")
+	trustMtime := fs.Bool("mtime", false, "")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -36,6 +38,9 @@ func cmdExplain(env Env, args []string) error {
 	photoTZ, err := cameraZone(*camTZ)
 	if err != nil {
 		return usagef("--tz: %s", err)
+	}
+	if *noMtime && *trustMtime {
+		return usagef("--mtime and --no-mtime contradict each other: give one")
 	}
 	rules, err := shift.Parse(*shifts)
 	if err != nil {
@@ -59,7 +64,7 @@ func cmdExplain(env Env, args []string) error {
 		// Takeout JSON) included: explain never tells another story.
 		var d pipeline.Decision
 		if err == nil {
-			d, err = pipeline.DecideShifted(f, opt, *hidden, rules)
+			d, err = pipeline.DecideWith(f, opt, pipeline.DecideOptions{Hidden: *hidden, Shift: rules, NoModTime: *noMtime, TrustModTime: *trustMtime})
 		}
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "shoebox: explain %q: %s\n", f, shown(sentence(err)))
@@ -111,6 +116,10 @@ func explainOne(w io.Writer, path string, d pipeline.Decision) {
 		return
 	case pipeline.RoleFollows:
 		fmt.Fprintf(w, "  → travels with %s, under its date and name\n", shown(filepath.Base(d.Leader)))
+	}
+	if d.Date.IsZero() && d.DateNote != "" {
+		fmt.Fprintf(w, "  → no date (%s): goes to the unknown folder\n", shown(d.DateNote))
+		return
 	}
 	if d.Date.IsZero() {
 		fmt.Fprintln(w, "  → no date: goes to the unknown folder")

@@ -47,6 +47,7 @@ type explainVerdict struct {
 	Shift       string `json:"shift,omitempty"`        // --shift moved the date: "+1h30m"
 	ShiftRule   string `json:"shift_rule,omitempty"`   // the rule as typed
 	Unshifted   string `json:"unshifted_date,omitempty"`
+	DateNote    string `json:"date_note,omitempty"` // no date: why a date found was not used (a copy's mtime)
 }
 
 func explainJSON(enc *json.Encoder, path string, d pipeline.Decision) {
@@ -67,6 +68,9 @@ func explainJSON(enc *json.Encoder, path string, d pipeline.Decision) {
 			v.TravelsWith = d.Leader
 		}
 		v.Folder = "unknown"
+		if d.Date.IsZero() {
+			v.DateNote = d.DateNote
+		}
 		if !d.Date.IsZero() {
 			v.Date, v.DateSource, v.DateTag = wallString(d.Date), d.Date.Source.String(), d.Date.Tag
 			v.Folder = filepath.FromSlash(d.Date.Wall.Format("2006/2006-01-02"))

@@ -65,7 +65,11 @@ Flags:
       --follow-links   follow symbolic links (loops are detected)
       --hidden         include hidden files and system clutter (.DS_Store, @eaDir ...)
       --unknown-dir D  folder for files with no date (default "unknown")
-      --no-mtime       do not date files by modification time: send them to the unknown folder
+      --mtime          date a file that has no other date by its modification time even
+                       when that looks like a copy's (by default one that is not older
+                       than the file's change time, or is from the last 7 days, is not
+                       trusted: the file goes to the unknown folder, and is listed)
+      --no-mtime       never date files by modification time: send them to the unknown folder
       --video-tz Z     zone for video times stored in UTC: local (default), UTC, +02:00, Europe/Paris
       --tz Z           the zone the camera's clock was set to (Europe/Paris, UTC, local, +05:30),
                        for photos whose file gives no UTC offset; default: none assumed
@@ -128,7 +132,7 @@ Exit codes: 0 done, 1 fatal error, 2 bad command line, 3 some files failed,
 130 interrupted (run the same command again to resume).
 `
 
-const explainHelp = `Usage: shoebox explain [--tz Z] [--video-tz Z] [--shift RULE] [--hidden] [--json] FILE...
+const explainHelp = `Usage: shoebox explain [--tz Z] [--video-tz Z] [--shift RULE] [--mtime|--no-mtime] [--hidden] [--json] FILE...
 
 Prints every capture-date candidate found in each file (tag, value, offset),
 which one wins, and why; "offset from GPS time" when the photo's GPS time
@@ -143,6 +147,8 @@ Flags:
       --video-tz Z     zone for video times stored in UTC: local (default), UTC, +02:00
       --shift RULE     the --shift rules sort is given (repeatable): shows the date
                        before and after, and which rule moved it
+      --mtime          trust a modification time that looks like a copy's (as sort --mtime)
+      --no-mtime       never date by modification time (as sort --no-mtime)
       --hidden         count hidden companions too (as sort --hidden)
       --json           one JSON object per file on stdout (see docs/json.md)
 `

@@ -30,6 +30,7 @@ func printSummary(w io.Writer, s pipeline.Summary, dest string) {
 	row("duplicates", s.Duplicates)
 	row("duplicates removed", s.DuplicatesRemoved)
 	row("no date (→ unknown)", s.UnknownDate)
+	row("file time not trusted", s.ModTimeDistrusted)
 	row("dated by file time", s.ModTimeOnly)
 	row("not media, left alone", s.Ignored)
 	row("left out by a filter", s.Filtered)

@@ -26,6 +26,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"mkjpeg": mkjpeg,
 			"mkmov":  mkmov,
+			"mtime":  setMtime,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("TZ", "UTC")
@@ -84,6 +85,18 @@ func mkmov(ts *testscript.TestScript, neg bool, args []string) {
 	when, err := time.Parse("2006-01-02T15:04:05", args[1])
 	ts.Check(err)
 	ts.Check(os.WriteFile(mkdirFor(ts, args[0]), fixture.MOV(when), 0o644))
+}
+
+// mtime FILE DATE sets FILE's modification time to DATE
+// (2006-01-02T15:04:05), as cp -p or rsync -t carry one over: its change
+// time stays now.
+func setMtime(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: mtime FILE DATE")
+	}
+	when, err := time.Parse("2006-01-02T15:04:05", args[1])
+	ts.Check(err)
+	ts.Check(os.Chtimes(ts.MkAbs(args[0]), when, when))
 }
 
 // mkdirFor makes the folder of the script-relative file and returns its path.

@@ -27,7 +27,7 @@ type sortFlags struct {
 	workers                                      int
 	dryRun, dedup, verify, follow, hidden        bool
 	noMtime, jsonOut, quiet, deleteDups, verbose bool
-	checksum, reimport                           bool
+	checksum, reimport, trustMtime               bool
 	modeFrom                                     string // "command line", the config file that set mode, or "" for the default
 	filters                                      filterFlags
 	shifts                                       []string
@@ -46,6 +46,7 @@ func (f *sortFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.hidden, "hidden", false, "")
 	fs.StringVar(&f.unknown, "unknown-dir", "unknown", "")
 	fs.BoolVar(&f.noMtime, "no-mtime", false, "")
+	fs.BoolVar(&f.trustMtime, "mtime", false, "")
 	fs.StringVar(&f.videoTZ, "video-tz", "local", "")
 	fs.StringVar(&f.tz, "tz", "", "")
 	fs.BoolVar(&f.jsonOut, "json", false, "")
@@ -122,6 +123,9 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 	if err != nil {
 		return pipeline.Config{}, err
 	}
+	if f.noMtime && f.trustMtime {
+		return pipeline.Config{}, usagef("--mtime and --no-mtime contradict each other: give one")
+	}
 	shifts, err := shift.Parse(f.shifts)
 	if err != nil {
 		return pipeline.Config{}, usagef("%s", err)
@@ -136,7 +140,7 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 	return pipeline.Config{
 		Filter:  flt,
 		Sources: operands[:len(operands)-1], Dest: operands[len(operands)-1],
-		Template: tmpl, UnknownDir: unknown, NoModTime: f.noMtime,
+		Template: tmpl, UnknownDir: unknown, NoModTime: f.noMtime, TrustModTime: f.trustMtime,
 		Mode: mode, Workers: f.workers, DryRun: f.dryRun, Dedup: f.dedup, Verify: f.verify,
 		FollowLinks: f.follow, Hidden: f.hidden, VideoTZ: tz, DeleteDuplicates: f.deleteDups,
 		PhotoTZ: photoTZ, Checksum: f.checksum, Reimport: f.reimport, Shift: shifts,
@@ -217,6 +221,9 @@ type printer struct {
 	prog  *progress // nil with --quiet
 	rep   *htmlReport
 	seen  *collapser
+	// Files dated only by their modification time, and those sent to the
+	// unknown folder because it looked like a copy's: the summary names them.
+	byModTime, doubted namesList
 }
 
 func newPrinter(env Env, f sortFlags) *printer {
@@ -237,6 +244,7 @@ func (p *printer) event(ev pipeline.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.rep.add(ev)
+	p.noteModTime(ev)
 	if p.enc != nil && ev.Type != "stage" && ev.Type != "progress" {
 		_ = p.enc.Encode(newJSONEvent(ev))
 	}
@@ -313,8 +321,54 @@ func (p *printer) finish(sum pipeline.Summary, dest string) {
 	}
 	if !p.f.quiet {
 		printSummary(p.human, sum, dest)
+		p.byModTime.print(p.human, "dated by their modification time (check these)")
+		p.doubted.print(p.human, "sent to unknown: their modification time looks like a copy's (--mtime to use it)")
 	}
 	p.seen.recap(p.env.Stderr)
+}
+
+// noteModTime keeps the names of files dated by their modification time.
+func (p *printer) noteModTime(ev pipeline.Event) {
+	switch ev.Outcome {
+	case pipeline.OutTransferred, pipeline.OutRenamed, pipeline.OutPlanned, pipeline.OutPlannedAs:
+	default:
+		return
+	}
+	switch {
+	case ev.DateNote != "":
+		p.doubted.add(ev.Src)
+	case ev.DateSource == "mtime":
+		p.byModTime.add(ev.Src)
+	}
+}
+
+// namesList keeps the first names of a list and counts the rest.
+type namesList struct {
+	names []string
+	total int
+}
+
+// namesShown is how many names the summary lists; --json and --report list all.
+const namesShown = 20
+
+func (l *namesList) add(name string) {
+	l.total++
+	if len(l.names) < namesShown {
+		l.names = append(l.names, name)
+	}
+}
+
+func (l *namesList) print(w io.Writer, title string) {
+	if l.total == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s:\n", title)
+	for _, n := range l.names {
+		fmt.Fprintf(w, "  %s\n", shown(n))
+	}
+	if more := l.total - len(l.names); more > 0 {
+		fmt.Fprintf(w, "  … and %d more (--json and --report list them all)\n", more)
+	}
 }
 
 // start opens the output: in --json a "start" line with the settings that

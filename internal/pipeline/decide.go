@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -32,6 +31,10 @@ type Decision struct {
 	Date   meta.Date // the date the file is filed under; zero: the unknown folder
 	Leader string    // for RoleFollows: the file it travels with
 	Reason string    // for RoleOrphan and RoleIgnored
+	// DateNote says why the file goes to the unknown folder although a
+	// modification time dates it (--no-mtime, or it looks like a copy's).
+	DateNote string
+	dated    scan.File // the file whose date Date is
 }
 
 // Decide reads path and the files of its folder that sort would group
@@ -41,11 +44,21 @@ type Decision struct {
 // on, to collect the file's candidates); hidden includes the names the
 // scan skips without --hidden.
 func Decide(path string, opt meta.Options, hidden bool) (Decision, error) {
-	return DecideShifted(path, opt, hidden, nil)
+	return DecideWith(path, opt, DecideOptions{Hidden: hidden})
 }
 
-// DecideShifted is Decide with sort's --shift rules applied to the dates.
-func DecideShifted(path string, opt meta.Options, hidden bool, shifts *shift.Rules) (Decision, error) {
+// DecideOptions are the sort flags that change a file's date besides
+// what meta.Options covers.
+type DecideOptions struct {
+	Hidden       bool
+	Shift        *shift.Rules // --shift
+	NoModTime    bool         // --no-mtime
+	TrustModTime bool         // --mtime
+}
+
+// DecideWith is Decide with more of sort's flags.
+func DecideWith(path string, opt meta.Options, o DecideOptions) (Decision, error) {
+	hidden, shifts := o.Hidden, o.Shift
 	path = filepath.Clean(path) // "./IMG_1.JPG" is the folder's IMG_1.JPG, not a second file
 	self, err := readFileInfo(meta.NewReader(opt), path)
 	if err != nil {
@@ -67,7 +80,14 @@ func DecideShifted(path string, opt meta.Options, hidden bool, shifts *shift.Rul
 	if loc == nil {
 		loc = time.Local
 	}
-	return d.from(arrange(members, loc, shifts), self.File.Path), nil
+	d = d.from(arrange(members, loc, shifts), self.File.Path)
+	if d.Role == RoleLeads || d.Role == RoleFollows {
+		d.DateNote, _ = modTimePolicy{o.NoModTime, o.TrustModTime}.verdict(d.dated, d.Date, time.Now())
+		if d.DateNote != "" {
+			d.Date = meta.Date{}
+		}
+	}
+	return d, nil
 }
 
 func (d Decision) ignored(why string) Decision {
@@ -79,18 +99,18 @@ func (d Decision) ignored(why string) Decision {
 func (d Decision) from(g groupPlan, path string) Decision {
 	switch {
 	case g.primary.File.Path == path:
-		d.Role, d.Date = RoleLeads, g.primary.Info.Date
+		d.Role, d.Date, d.dated = RoleLeads, g.primary.Info.Date, g.primary.File
 		return d
 	case contains(g.singles, path):
 		d.Role = RoleLeads
 		for _, s := range g.singles {
 			if s.File.Path == path {
-				d.Date = s.Info.Date // with its --shift
+				d.Date, d.dated = s.Info.Date, s.File // with its --shift
 			}
 		}
 		return d
 	case contains(g.companions, path):
-		d.Role, d.Date, d.Leader = RoleFollows, g.primary.Info.Date, g.primary.File.Path
+		d.Role, d.Date, d.Leader, d.dated = RoleFollows, g.primary.Info.Date, g.primary.File.Path, g.primary.File
 		return d
 	}
 	d.Role, d.Reason = RoleOrphan, "sidecar without its photo or video in the same folder: left in place"
@@ -107,14 +127,11 @@ func contains(fs []fileInfo, path string) bool {
 }
 
 func readFileInfo(rd *meta.Reader, path string) (fileInfo, error) {
-	st, err := os.Stat(path)
+	f, err := scan.StatFile(path)
 	if err != nil {
 		return fileInfo{}, err
 	}
-	if !st.Mode().IsRegular() {
-		return fileInfo{}, fmt.Errorf("%q is not a regular file", path)
-	}
-	fi := fileInfo{File: scan.File{Path: path, Size: st.Size(), ModTime: st.ModTime()}}
+	fi := fileInfo{File: f}
 	fi.Info = rd.File(path, fi.File.Size, fi.File.ModTime)
 	return fi, nil
 }

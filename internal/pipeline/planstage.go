@@ -216,7 +216,7 @@ func (r *Run) admit(fi fileInfo) (bool, error) {
 	r.sum.Media++
 	if fi.Info.Warning != "" {
 		r.emit(Event{Type: "warning", Stage: "meta", Src: fi.File.Path,
-			Reason: fmt.Sprintf("%q: %s; dated by %s", fi.File.Path, fi.Info.Warning, fi.Info.Date.Source)})
+			Reason: fmt.Sprintf("%q: %s; %s", fi.File.Path, fi.Info.Warning, r.datedBy(fi))})
 	}
 	dup, ok, err := r.duplicateOf(fi.Seq)
 	switch {
@@ -264,10 +264,25 @@ func (r *Run) applyFilter(primary fileInfo, companions []fileInfo) (fileInfo, []
 // will use it (none when --no-mtime discards a file-time date).
 func (r *Run) filterView(fi fileInfo) filter.File {
 	f := filter.File{Path: fi.File.Path, Root: fi.File.Root, Size: fi.File.Size, Kind: fi.Info.Kind.String()}
-	if d := fi.Info.Date; !d.IsZero() && !(r.cfg.NoModTime && d.Source == meta.SourceModTime) {
+	if d := fi.Info.Date; !d.IsZero() && r.modTimeUsed(fi) {
 		f.Taken = d.Wall
 	}
 	return f
+}
+
+// datedBy says what dates a file whose header could not be read.
+func (r *Run) datedBy(fi fileInfo) string {
+	if fi.Info.Date.IsZero() || !r.modTimeUsed(fi) {
+		return "no date: it goes to the unknown folder"
+	}
+	return "dated by " + fi.Info.Date.Source.String()
+}
+
+// modTimeUsed is false when fi is dated only by a modification time
+// that is not used (--no-mtime, or one that looks like a copy's).
+func (r *Run) modTimeUsed(fi fileInfo) bool {
+	why, _ := r.modTimeVerdict(fi.File, fi.Info.Date)
+	return why == ""
 }
 
 // leaveOut counts and reports a file a filter left out.
@@ -287,8 +302,12 @@ func (r *Run) placement(fi fileInfo) planned {
 	p := planned{Seq: fi.Seq, Src: fi.File.Path, Size: fi.File.Size, ModTime: fi.File.ModTime, Source: fi.Info.Date.Source,
 		Dev: fi.File.Dev, Ino: fi.File.Ino, CTime: fi.File.CTime, KindCode: fi.Info.Kind}
 	date := fi.Info.Date
-	if date.IsZero() || (r.cfg.NoModTime && date.Source == meta.SourceModTime) {
+	why, doubted := r.modTimeVerdict(fi.File, date)
+	if date.IsZero() || why != "" {
 		p.Unknown = true
+		if doubted {
+			p.Note = why
+		}
 		p.Dir = r.cfg.UnknownDir
 		var escaped bool
 		p.Name, escaped = layout.SafeSegment(stem + ext)

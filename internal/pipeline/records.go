@@ -122,6 +122,7 @@ type planned struct {
 	Tag       string        // the field it came from
 	Shift     time.Duration // how far --shift moved Taken
 	ShiftRule string        // the --shift rule applied, "" when none
+	Note      string        // why an Unknown file\'s modification time was not trusted
 	// Make, Model, Kind and Root (the source root) are kept only for a
 	// {counter} template, whose file name is expanded again once its
 	// folder's sequence is known.
@@ -162,6 +163,7 @@ func putPlanned(e *enc, p planned) {
 	e.s(p.Tag)
 	e.i(int64(p.Shift))
 	e.s(p.ShiftRule)
+	e.s(p.Note)
 	e.s(p.Make)
 	e.s(p.Model)
 	e.s(p.Kind)
@@ -187,7 +189,7 @@ func putPlanned(e *enc, p planned) {
 func getPlanned(d *dec) planned {
 	p := planned{Seq: d.u(), Src: d.s(), Size: d.i(), ModTime: d.t(), Dir: d.s(), Name: d.s(),
 		Year: int(d.i()), Unknown: d.bool(), Source: meta.Source(d.u()), Taken: d.t(), Tag: d.s(),
-		Shift: time.Duration(d.i()), ShiftRule: d.s(), Make: d.s(), Model: d.s(), Kind: d.s(), Root: d.s(), Present: d.bool(),
+		Shift: time.Duration(d.i()), ShiftRule: d.s(), Note: d.s(), Make: d.s(), Model: d.s(), Kind: d.s(), Root: d.s(), Present: d.bool(),
 		Dev: d.u(), Ino: d.u(), CTime: d.t(), KindCode: meta.Kind(d.u())}
 	n := d.u()
 	if n > maxCompanions {

@@ -30,24 +30,27 @@ import (
 
 // Config is everything a run needs to know.
 type Config struct {
-	Sources     []string
-	Dest        string
-	Template    *layout.Template
-	UnknownDir  string // folder under Dest for files with no usable date
-	NoModTime   bool   // a modification time alone is not a capture date: such files go to UnknownDir
-	Mode        transfer.Mode
-	Workers     int // files copied at once; 0 = chosen from the storage
-	MetaWorkers int // headers read at once; 0 = chosen from the storage
-	DryRun      bool
-	Dedup       bool
-	Verify      bool
-	FollowLinks bool
-	Hidden      bool
-	VideoTZ     *time.Location
-	Args        []string    // the command line, recorded in the journal
-	Events      func(Event) // called for each planned and performed operation and each problem; may be nil
-	StoreDir    string      // where the run store lives; "" means DEST/.shoebox (a temp dir for dry runs)
-	FS          fsx.FS      // every transfer and content comparison goes through this seam; nil = fsx.OS (tests inject faults)
+	Sources    []string
+	Dest       string
+	Template   *layout.Template
+	UnknownDir string // folder under Dest for files with no usable date
+	NoModTime  bool   // a modification time alone is not a capture date: such files go to UnknownDir
+	// TrustModTime (--mtime) takes every modification time for a capture
+	// date; by default one that looks like a copy's is not (modtime.go).
+	TrustModTime bool
+	Mode         transfer.Mode
+	Workers      int // files copied at once; 0 = chosen from the storage
+	MetaWorkers  int // headers read at once; 0 = chosen from the storage
+	DryRun       bool
+	Dedup        bool
+	Verify       bool
+	FollowLinks  bool
+	Hidden       bool
+	VideoTZ      *time.Location
+	Args         []string    // the command line, recorded in the journal
+	Events       func(Event) // called for each planned and performed operation and each problem; may be nil
+	StoreDir     string      // where the run store lives; "" means DEST/.shoebox (a temp dir for dry runs)
+	FS           fsx.FS      // every transfer and content comparison goes through this seam; nil = fsx.OS (tests inject faults)
 
 	// DeleteDuplicates (--mode move only) removes a source that duplicates a
 	// file kept in the library, once that copy is durable and verified.
@@ -96,6 +99,7 @@ type Run struct {
 	pendingImports []importlog.Entry   // landed files waiting for the executor's Flush
 	recallOn       bool                // the history has entries: the scan files sources by identity
 
+	now           time.Time // when the run started: "recent" modification times are judged from it
 	lastProgress  time.Time
 	reflinkWarned bool               // the reflink fallback was reported (warnReflinkFallback)
 	dupsFound     int64              // duplicates marked by the dedup pass
@@ -189,7 +193,7 @@ func StateDir(dest string) string { return filepath.Join(dest, ".shoebox") }
 
 // Open validates the configuration and opens the run store.
 func Open(cfg Config) (*Run, error) {
-	r := &Run{cfg: cfg, sum: newSummary(), runID: journal.NewRunID(time.Now())}
+	r := &Run{cfg: cfg, sum: newSummary(), runID: journal.NewRunID(time.Now()), now: time.Now()}
 	if err := r.checkDeleteDuplicates(); err != nil {
 		return nil, err
 	}

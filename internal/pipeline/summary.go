@@ -37,11 +37,12 @@ type Event struct {
 	Date       string    `json:"date,omitempty"`        // capture time used, wall clock, RFC 3339 without zone
 	DateSource string    `json:"date_source,omitempty"` // exif, quicktime, xmp, filename, mtime, none
 	DateTag    string    `json:"date_tag,omitempty"`
-	Shift      string    `json:"shift,omitempty"`  // --shift applied to the date: "+1h30m (EOS=+1h30m)"
-	Reason     string    `json:"reason,omitempty"` // failures, ignored files, problems, fallbacks
-	Stage      string    `json:"stage,omitempty"`  // for "stage" and "problem"
-	Count      int64     `json:"count,omitempty"`  // for "stage" and "progress": files handled by the stage so far
-	Total      int64     `json:"total,omitempty"`  // for "progress": files the stage will handle, 0 when unknown
+	Shift      string    `json:"shift,omitempty"`     // --shift applied to the date: "+1h30m (EOS=+1h30m)"
+	DateNote   string    `json:"date_note,omitempty"` // why a file dated only by its modification time went to the unknown folder
+	Reason     string    `json:"reason,omitempty"`    // failures, ignored files, problems, fallbacks
+	Stage      string    `json:"stage,omitempty"`     // for "stage" and "problem"
+	Count      int64     `json:"count,omitempty"`     // for "stage" and "progress": files handled by the stage so far
+	Total      int64     `json:"total,omitempty"`     // for "progress": files the stage will handle, 0 when unknown
 	Elapsed    float64   `json:"elapsed_s,omitempty"`
 	Time       time.Time `json:"-"`
 }
@@ -64,6 +65,7 @@ type Summary struct {
 	DuplicatesRemoved int64            `json:"duplicates_removed"` // --delete-duplicates: duplicate sources removed (dry run: would be)
 	UnknownDate       int64            `json:"unknown_date"`
 	ModTimeOnly       int64            `json:"dated_by_mtime"`
+	ModTimeDistrusted int64            `json:"mtime_not_trusted"` // dated only by a modification time that looks like a copy's: sent to the unknown folder (also counted in unknown_date)
 	Failed            int64            `json:"failed"`
 	NotAttempted      int64            `json:"not_attempted"` // left for the next run after a stop (destination full)
 	Bytes             int64            `json:"bytes"`

@@ -297,6 +297,9 @@ func (r *Run) account(x opResult) {
 	ev := Event{Type: "op", Action: r.cfg.Mode.String(), Src: o.Src, Dst: o.Dst, Size: o.Size,
 		DateSource: o.Source.String(), Reason: res.Fallback}
 	r.warnReflinkFallback(res.Fallback)
+	if o.Unknown && o.Source == meta.SourceModTime {
+		ev.DateSource = meta.SourceNone.String() // its mtime was not used: it has no date
+	}
 	if !o.Unknown && !o.Taken.IsZero() {
 		ev.Date, ev.DateTag = o.Taken.Format("2006-01-02T15:04:05"), o.Tag
 		ev.Shift = shiftNote(o.Shift, o.ShiftRule)
@@ -326,9 +329,13 @@ func (r *Run) account(x opResult) {
 	r.sum.Transferred++
 	r.sum.Bytes += o.Size
 	r.sum.PerYear[o.Year]++
-	r.sum.Sources[o.Source.String()]++
+	r.sum.Sources[ev.DateSource]++
 	if o.Unknown {
 		r.sum.UnknownDate++
+	}
+	if o.Note != "" && !o.Companion {
+		r.sum.ModTimeDistrusted++
+		ev.DateNote = o.Note
 	}
 	if o.Source == meta.SourceModTime && !o.Unknown { // with --no-mtime such a file is undated, not dated by file time
 		r.sum.ModTimeOnly++

@@ -71,6 +71,8 @@ type Collector struct {
 	identical   capped[Move]
 	duplicates  capped[Move] // Src is skipped, Dst is the copy that is kept
 	noDate      capped[Move]
+	byModTime   capped[Move]    // dated only by their modification time
+	doubted     capped[Trouble] // sent to unknown: their modification time looked like a copy's
 	failures    capped[Trouble]
 	unreadable  capped[Trouble]
 	filtered    capped[Trouble] // left out by a filter, with the rule
@@ -90,6 +92,8 @@ func NewCollector(dest string) *Collector {
 		identical:  capped[Move]{cap: ListCap},
 		duplicates: capped[Move]{cap: ListCap},
 		noDate:     capped[Move]{cap: ListCap},
+		byModTime:  capped[Move]{cap: ListCap},
+		doubted:    capped[Trouble]{cap: ListCap},
 		failures:   capped[Trouble]{cap: ListCap},
 		unreadable: capped[Trouble]{cap: ListCap},
 		filtered:   capped[Trouble]{cap: ListCap},
@@ -157,6 +161,12 @@ func (c *Collector) place(ev pipeline.Event) {
 	if !known {
 		year, month = 0, 0
 		c.noDate.add(Move{ev.Src, c.rel(ev.Dst)})
+	}
+	switch {
+	case ev.DateNote != "":
+		c.doubted.add(Trouble{ev.Src, ev.DateNote})
+	case ev.DateSource == "mtime":
+		c.byModTime.add(Move{ev.Src, c.rel(ev.Dst)})
 	}
 	m := c.months[year]
 	if m == nil {

@@ -78,6 +78,8 @@ type page struct {
 	Duplicates  section[Move]
 	Pairs       []pair
 	NoDate      section[Move]
+	ByModTime   section[Move]
+	Doubted     section[Trouble]
 	Failures    section[Trouble]
 	Unreadable  section[Trouble]
 	Filtered    section[Trouble]
@@ -105,6 +107,8 @@ func (c *Collector) view(run Run, sum pipeline.Summary) page {
 		Identical:   sectionOf(&c.identical),
 		Duplicates:  sectionOf(&c.duplicates),
 		NoDate:      sectionOf(&c.noDate),
+		ByModTime:   sectionOf(&c.byModTime),
+		Doubted:     sectionOf(&c.doubted),
 		Failures:    sectionOf(&c.failures),
 		Unreadable:  sectionOf(&c.unreadable),
 		Filtered:    sectionOf(&c.filtered),
@@ -154,6 +158,7 @@ func totals(s pipeline.Summary) []stat {
 		{"duplicates", "duplicates skipped", s.Duplicates, ""},
 		{"unknown_date", "no date (→ unknown)", s.UnknownDate, tone(s.UnknownDate, "warn")},
 		{"dated_by_mtime", "dated by file time", s.ModTimeOnly, tone(s.ModTimeOnly, "warn")},
+		{"mtime_not_trusted", "file time not trusted (→ unknown)", s.ModTimeDistrusted, tone(s.ModTimeDistrusted, "warn")},
 		{"ignored", "not media, left alone", s.Ignored, ""},
 		{"filtered", "left out by a filter", s.Filtered, ""},
 		{"failed", "failed", s.Failed, tone(s.Failed, "bad")},

@@ -1,6 +1,8 @@
 package scan
 
 import (
+	"fmt"
+	"io/fs"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -12,6 +14,19 @@ func statID(path string) (fileID, bool) {
 		return fileID{}, false
 	}
 	return fileID{uint64(st.Dev), uint64(st.Ino)}, true
+}
+
+// StatFile stats one file as the walk does (links followed), for a file
+// looked at on its own (explain).
+func StatFile(path string) (File, error) {
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		return File{}, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return File{}, fmt.Errorf("%q is not a regular file", path)
+	}
+	return fileFromStat(path, "", &st), nil
 }
 
 func fileFromStat(path, root string, st *unix.Stat_t) File {
