@@ -31,6 +31,8 @@ func printVerbose(w io.Writer, ev pipeline.Event) {
 func placedBecause(ev pipeline.Event) string {
 	var why []string
 	switch {
+	case ev.Date == "" && ev.DateNote != "":
+		why = append(why, "no date ("+ev.DateNote+"): the unknown folder")
 	case ev.Date == "":
 		why = append(why, "no date: the unknown folder")
 	case ev.DateSource == "mtime":
@@ -41,6 +43,9 @@ func placedBecause(ev pipeline.Event) string {
 			from += " " + ev.DateTag
 		}
 		why = append(why, "date "+strings.Replace(ev.Date, "T", " ", 1)+" from "+from)
+	}
+	if ev.Shift != "" {
+		why = append(why, "shifted "+ev.Shift)
 	}
 	if ev.Outcome == pipeline.OutRenamed || ev.Outcome == pipeline.OutPlannedAs {
 		why = append(why, "renamed: a different file has the name")
