@@ -77,6 +77,10 @@ Flags:
                        "MODEL=+1h30m" (EXIF Model, case ignored), "folder:PATH=-2d3h"
                        (files under that folder), "+1h" (every file); the most specific
                        rule wins; a pair and its sidecars move together
+      --eject          after a run where every file is safely in the library, unmount
+                       the sources' volume when it is removable or a loop device
+                       (Linux: udisksctl or umount; macOS: diskutil eject); never
+                       after a failure
       --report FILE    also write an HTML report of the run (or of the plan) to FILE
       --json           write one JSON object per file and a summary object to stdout
   -q, --quiet          print nothing but errors

@@ -28,6 +28,7 @@ type sortFlags struct {
 	dryRun, dedup, verify, follow, hidden        bool
 	noMtime, jsonOut, quiet, deleteDups, verbose bool
 	checksum, reimport, trustMtime               bool
+	eject                                        bool   // --eject: unmount the sources' volumes after a clean run
 	modeFrom                                     string // "command line", the config file that set mode, or "" for the default
 	filters                                      filterFlags
 	shifts                                       []string
@@ -47,6 +48,7 @@ func (f *sortFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.unknown, "unknown-dir", "unknown", "")
 	fs.BoolVar(&f.noMtime, "no-mtime", false, "")
 	fs.BoolVar(&f.trustMtime, "mtime", false, "")
+	fs.BoolVar(&f.eject, "eject", false, "")
 	fs.StringVar(&f.videoTZ, "video-tz", "local", "")
 	fs.StringVar(&f.tz, "tz", "", "")
 	fs.BoolVar(&f.jsonOut, "json", false, "")
@@ -194,6 +196,9 @@ func runSort(ctx context.Context, env Env, f sortFlags, cfg pipeline.Config) err
 	repErr := rep.write(cfg, run.Dest(), sum, runErr)
 	if repErr == nil {
 		rep.announce(out)
+	}
+	if f.eject {
+		ejectSources(env, f, cfg, sum, runErr)
 	}
 	if err := errors.Join(runErr, closeErr, repErr); err != nil {
 		return err
