@@ -29,7 +29,7 @@ func TestRepeatedWarningsAndFailuresAreCollapsed(t *testing.T) {
 	if r.code != ExitIncomplete {
 		t.Fatalf("want exit 3:\n%s", r)
 	}
-	during, recap, ok := strings.Cut(r.stderr, "shoebox: 12 files: content does not look like jpeg; dated by mtime (warning: first 5 shown")
+	during, recap, ok := strings.Cut(r.stderr, "shoebox: 12 files: content does not look like jpeg; no date: it goes to the unknown folder (warning: first 5 shown")
 	if !ok {
 		t.Fatalf("no count of the collapsed warnings:\n%s", r.stderr)
 	}
