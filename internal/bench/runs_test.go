@@ -103,3 +103,19 @@ func TestParseArgsNewFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryShowsRerunReadBoth checks the storage row's re-run cell
+// carries read() bytes beside the disk's, the only count a network share has.
+func TestSummaryShowsRerunReadBoth(t *testing.T) {
+	r := Row{Cache: "cold", Workers: 4, MetaWorkers: 16, Files: 10, Runs: []RunRow{
+		{Name: "re-run, same library", Files: 10, Took: time.Second, IO: IO{ReadBytes: 0, RChar: 20000, OK: true}},
+	}}
+	var out bytes.Buffer
+	PrintSummary(&out, "sshfs", r)
+	if got := out.String(); !strings.Contains(got, "| 1.00 s (0.0 KB / 2.0 KB) |") {
+		t.Errorf("summary re-run cell lacks disk and read() bytes: %q", got)
+	}
+	if cols, head := strings.Count(out.String(), "|"), strings.Count(strings.SplitN(SummaryHeader, "\n", 2)[0], "|"); cols != head {
+		t.Errorf("summary has %d column bars, header %d", cols, head)
+	}
+}
