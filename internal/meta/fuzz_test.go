@@ -22,10 +22,21 @@ func addTestdataSeeds(f *testing.F, add func(name string, data []byte)) {
 	}
 }
 
-var fuzzNames = []string{"a.jpg", "a.heic", "a.mov", "a.cr2", "a.png", "a.xmp", "IMG_20190704_153000.bin"}
+var fuzzNames = []string{"a.jpg", "a.heic", "a.mov", "a.cr2", "a.png", "a.xmp", "IMG_20190704_153000.bin",
+	"a.bmp", "a.webm", "a.crm", "a.3fr", "a.raw", "a.thm"}
 
 func FuzzBytes(f *testing.F) {
 	addTestdataSeeds(f, func(_ string, data []byte) { f.Add(data, uint8(0)) })
+	// Every generated format through the whole sniff, under a name whose
+	// extension decides among look-alikes where one does.
+	gen, _ := filepath.Glob(filepath.Join("testdata", "gen", "*.*"))
+	for _, p := range gen {
+		if data, err := os.ReadFile(p); err == nil && len(data) <= 64<<10 && filepath.Ext(p) != ".json" && filepath.Ext(p) != ".sh" {
+			f.Add(data, uint8(len(fuzzNames)-4+len(p)%4))
+		}
+	}
+	f.Add(buildPMP([6]byte{98, 9, 1, 20, 19, 57}), uint8(0))
+	f.Add(buildKyoceraRaw("2005:07:16 18:14:30 "), uint8(11))
 	f.Add(sampleJPEG(1024), uint8(0))
 	for _, seed := range gpsSeeds() {
 		f.Add(seed, uint8(0))
