@@ -68,7 +68,8 @@ Flags:
       --mtime          date a file that has no other date by its modification time even
                        when that looks like a copy's (by default one that is not older
                        than the file's change time, or is from the last 7 days, is not
-                       trusted: the file goes to the unknown folder, and is listed)
+                       trusted: the file goes to the unknown folder, and is listed);
+                       one before 1980 or in the future is never used
       --no-mtime       never date files by modification time: send them to the unknown folder
       --video-tz Z     zone for video times stored in UTC: local (default), UTC, +02:00, Europe/Paris
       --tz Z           the zone the camera's clock was set to (Europe/Paris, UTC, local, +05:30),

@@ -327,7 +327,7 @@ func (p *printer) finish(sum pipeline.Summary, dest string) {
 	if !p.f.quiet {
 		printSummary(p.human, sum, dest)
 		p.byModTime.print(p.human, "dated by their modification time (check these)")
-		p.doubted.print(p.human, "sent to unknown: their modification time looks like a copy's (--mtime to use it)")
+		p.doubted.print(p.human, "sent to unknown: their modification time is not trusted (explain FILE says why; --mtime trusts a copy's)")
 	}
 	p.seen.recap(p.env.Stderr)
 }

@@ -46,6 +46,13 @@ func (p modTimePolicy) verdict(f scan.File, d meta.Date, now time.Time) (why str
 	if p.never {
 		return "the modification time is not used (--no-mtime)", false
 	}
+	// An impossible time is no date whatever --mtime says: a clock that
+	// was never set, or a tool that wrote no time, gives 1970-01-01; a
+	// wrong clock gives a time to come. No folder named 1970 or 2090 is
+	// ever right for it.
+	if why := impossibleModTime(f.ModTime, now); why != "" {
+		return why, true
+	}
 	if p.always {
 		return "", false
 	}
@@ -53,6 +60,28 @@ func (p modTimePolicy) verdict(f scan.File, d meta.Date, now time.Time) (why str
 		return why, true
 	}
 	return "", false
+}
+
+// earliestModTime: no photo file was written before the FAT epoch (1980,
+// itself the zero of a DOS clock); an earlier mtime is a zero or a
+// wrapped clock. futureModTime is the slack given to clocks of other
+// machines (a network share) before a time counts as to come.
+var earliestModTime = time.Date(1980, 1, 1, 0, 0, 1, 0, time.UTC)
+
+const futureModTime = 24 * time.Hour
+
+// impossibleModTime says why an mtime cannot be a capture date at all,
+// "" when it can.
+func impossibleModTime(mt, now time.Time) string {
+	switch {
+	case mt.Before(earliestModTime):
+		return fmt.Sprintf("only its modification time (%s) dates it, and that is before 1980: the zero of a clock never set, or no time written; not used",
+			mt.UTC().Format("2006-01-02 15:04"))
+	case mt.After(now.Add(futureModTime)):
+		return fmt.Sprintf("only its modification time (%s) dates it, and that is in the future: a wrong clock; not used",
+			mt.Local().Format("2006-01-02 15:04"))
+	}
+	return ""
 }
 
 // distrustModTime says why a file's mtime is not taken for its capture

@@ -67,6 +67,9 @@ func parseOne(s string) (Rule, error) {
 		if who == "" {
 			return r, errors.New("nothing before '=': give a camera model (MODEL=+1h), folder:PATH=+1h, or only the shift (+1h) for every file")
 		}
+		if dur == "" {
+			return r, errors.New("nothing after '=': give the shift, such as +1h30m or -2d")
+		}
 	}
 	by, err := ParseDuration(dur)
 	if err != nil {

@@ -66,12 +66,15 @@ func TestTheMostSpecificRuleWins(t *testing.T) {
 
 func TestMalformedRulesSaySo(t *testing.T) {
 	for in, want := range map[string]string{
-		"EOS=+1x":        "is not a shift",
-		"=+1h":           "nothing before '='",
-		"folder:=+1h":    "needs a path",
-		"EOS":            "is not a shift",
-		"EOS=+200000d":   "100 years",
-		"Canon EOS 5D 1": "is not a shift",
+		"EOS=+1x":               "is not a shift",
+		"=+1h":                  "nothing before '='",
+		"folder:=+1h":           "needs a path",
+		"EOS":                   "is not a shift",
+		"EOS=+200000d":          "100 years",
+		"Canon EOS 5D 1":        "is not a shift",
+		"EOS=":                  "nothing after '='",
+		"+9223372036854775807s": "is not a shift",
+		"-99999999d99999999h":   "100 years",
 	} {
 		_, err := Parse([]string{in})
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), in) {
@@ -80,5 +83,23 @@ func TestMalformedRulesSaySo(t *testing.T) {
 	}
 	if _, err := Parse([]string{"EOS=+1h", "eos=-1h"}); err == nil || !strings.Contains(err.Error(), "already shifted") {
 		t.Errorf("two rules for one model: %v", err)
+	}
+}
+
+// The largest shift keeps every date meta accepts (1900 to next year)
+// within four-digit years: a layout never sees year 0, a negative year or
+// year 10000, and a shifted date is never the zero time ("no date").
+func TestLargestShiftKeepsFourDigitYears(t *testing.T) {
+	most, err := ParseDuration("+36600d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseDuration("+36601d"); err == nil {
+		t.Fatal("a shift past the bound was accepted")
+	}
+	lo := time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC).Add(-most)
+	hi := time.Date(time.Now().Year()+1, 12, 31, 23, 59, 59, 0, time.UTC).Add(most)
+	if lo.Year() < 1000 || hi.Year() > 9999 || lo.IsZero() {
+		t.Errorf("shifted bounds %v .. %v leave four-digit years", lo, hi)
 	}
 }
