@@ -18,6 +18,7 @@ func TestExplainShowsFormatSources(t *testing.T) {
 		"raw-3fr.3fr":           "ExifIFD:DateTimeOriginal",
 		"raw-xmp-mos.mos":       "XMP-xmp:CreateDate",
 		"dng-xmp.dng":           "XMP-exif:DateTimeOriginal",
+		"heic-xmp.heic":         "XMP-exif:DateTimeOriginal",
 		"psd-exif.psd":          "ExifIFD:DateTimeOriginal",
 		"psd-xmp.psd":           "XMP-xmp:CreateDate",
 		"psd-iptc.psd":          "IPTC:DateCreated",

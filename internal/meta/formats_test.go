@@ -55,7 +55,7 @@ func TestGeneratedFilesAgreeWithExifTool(t *testing.T) {
 			}
 		})
 	}
-	for _, f := range []string{"png", "jpeg", "mkv", "webm", "wmv", "tiff", "psd", "gif", "jxl", "flv", "avif", "webp",
+	for _, f := range []string{"png", "jpeg", "mkv", "webm", "wmv", "tiff", "psd", "gif", "jxl", "flv", "avif", "webp", "heic",
 		"dng", "3fr", "fff", "erf", "mef", "mos", "iiq", "nrw", "srw", "pef", "gpr"} {
 		if perFormat[f] < 2 && f != "webm" {
 			t.Errorf("%d generated %s files, want more than one", perFormat[f], f)

@@ -88,7 +88,7 @@ func FuzzISOBMFF(f *testing.F) {
 			f.Add(data)
 		}
 	})
-	addGenSeeds(f, ".avif")
+	addGenSeeds(f, ".avif", ".heic")
 	r := NewReader(Options{Explain: true, VideoTZ: time.UTC})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := r.newParse("x.mov", &input{head: data, size: int64(len(data))}, fixedMtime)

@@ -5,7 +5,7 @@
 # The tests read the committed files; they never run this script.
 set -eu
 cd "$(dirname "$0")"
-exts="png jpg tif mkv webm wmv wma dv btf dng 3fr fff erf mef mos iiq nrw srw pef gpr psd gif jxl flv mpg bmp avif webp"
+exts="png jpg tif mkv webm wmv wma dv btf dng 3fr fff erf mef mos iiq nrw srw pef gpr psd gif jxl flv mpg bmp avif webp heic"
 for e in $exts; do rm -f ./*."$e"; done
 rm -f truth-exiftool.json
 et() { exiftool -q -overwrite_original "$@"; }
@@ -213,6 +213,14 @@ convert -size 8x8 xc:red webp-xmp.webp
 et -XMP-exif:DateTimeOriginal="2001:05:06 07:08:09" webp-xmp.webp
 convert -size 8x8 xc:red webp-exif.webp
 et -EXIF:DateTimeOriginal="2000:05:06 07:08:09" webp-exif.webp
+
+# HEIC (ImageMagick with libheif/x265): ExifTool adds an XMP item or an
+# Exif item, as for AVIF.
+convert -size 64x64 xc:red heic-xmp.heic
+et -XMP-exif:DateTimeOriginal="2000:02:29 10:20:30" heic-xmp.heic
+convert -size 64x64 xc:blue heic-exif.heic
+et -EXIF:DateTimeOriginal="1999:12:31 23:59:59" heic-exif.heic
+convert -size 64x64 xc:green heic-nodate.heic
 
 # Formats that carry no date -----------------------------------------
 # MPEG-PS and BMP have no date field (ExifTool finds none either, even
