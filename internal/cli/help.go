@@ -106,8 +106,9 @@ Output:
   Problems go to stderr as they happen (of many of one kind, the first 5,
   the rest counted in one line at the end; all with -v); a summary follows
   at the end, then every failed path again in a short list. While
-  a stage runs, a live progress line (count, rate, time left) shows on a
-  terminal, or a plain line every few seconds when stderr is a log. With
+  a stage runs, a live progress line (what it does, files, files/s; for the
+  copy bytes, MB/s and time left from the bytes) shows on a terminal, or a
+  plain line every few seconds when stderr is a log. With
   --dry-run each planned file is listed on stdout. --json puts JSON lines
   on stdout instead (see docs/json.md), the readable summary on stderr. --report
   writes one self-contained HTML page after the run, also after a dry run

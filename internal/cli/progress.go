@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	// progressbar/v3 rather than mpb/v8: the stages run one after another,
@@ -19,8 +20,15 @@ import (
 // rarely enough that a long run's log stays readable.
 const plainEvery = 5 * time.Second
 
+// announceAfter is how long a named step runs before a log gets a line
+// naming it: a step that ends sooner would only clutter the log, one that
+// lasts longer would otherwise be a silent gap.
+const announceAfter = time.Second
+
 // progress shows how far the current stage is: a live bar redrawn in place
-// on a terminal, a plain line every few seconds anywhere else.
+// on a terminal, a plain line every few seconds anywhere else. Each step of
+// a stage that the pipeline names ("hashing files of equal size to find
+// duplicates") gets its own line, at once, so no step is a silent gap.
 type progress struct {
 	w     io.Writer
 	live  bool // stderr is a terminal
@@ -28,34 +36,27 @@ type progress struct {
 	now   func() time.Time
 
 	stage     string
-	since     time.Time // when the current stage started: the previous one's end
+	what      string    // the step of the stage, in words ("" when not named)
+	since     time.Time // when the current step started
 	lastPlain time.Time
-	bar       *progressbar.ProgressBar // the live line, once the stage reported
-	next      *progressbar.ProgressBar // started, not yet drawn: the next stage's line
+	bar       *progressbar.ProgressBar // the live line of the current step
+
+	// A log line naming a step is written by a timer, announceAfter after
+	// the step began, if it is still the current one (gen unchanged).
+	later func(time.Duration, func())
+	lock  sync.Locker // held by whoever else writes to w; nil when none
+	gen   int
 }
 
 func newProgress(w io.Writer, live, plain bool) *progress {
-	p := &progress{w: w, live: live, plain: plain, now: time.Now, since: time.Now()}
-	p.startNext()
-	return p
-}
-
-// startNext starts the clock of the next stage's bar now, when the stage
-// begins: its first report comes only after a few hundred files, and a bar
-// started then would show those as done in no time at a silly rate.
-func (p *progress) startNext() {
-	if p.live {
-		p.next = newBar(p.w)
-		p.next.StartWithoutRender()
-	}
+	return &progress{w: w, live: live, plain: plain, now: time.Now, since: time.Now(),
+		later: func(d time.Duration, f func()) { time.AfterFunc(d, f) }}
 }
 
 // update takes a "progress" event.
 func (p *progress) update(ev pipeline.Event) {
-	if ev.Stage != p.stage {
-		p.clear()
-		p.stage = ev.Stage
-		p.lastPlain = p.since
+	if ev.Stage != p.stage || (ev.What != "" && ev.What != p.what) {
+		p.step(ev)
 	}
 	switch {
 	case p.live:
@@ -66,13 +67,63 @@ func (p *progress) update(ev pipeline.Event) {
 	}
 }
 
+// step starts the line of a new stage or step. A plain log gets one line
+// naming it at once.
+func (p *progress) step(ev pipeline.Event) {
+	named := ev.What != "" && ev.What != p.what
+	p.clear()
+	if named {
+		p.since = p.now() // rates and time left are of this step alone
+	}
+	p.stage, p.what = ev.Stage, ev.What
+	p.lastPlain = p.since
+	p.gen++
+	if named && !p.live && p.plain {
+		p.announce(p.gen, stepLine(ev))
+	}
+}
+
+// announce writes line once the step of generation gen has run for
+// announceAfter, unless it ended (or a plain progress line was written).
+func (p *progress) announce(gen int, line string) {
+	p.later(announceAfter, func() {
+		if p.lock != nil {
+			p.lock.Lock()
+			defer p.lock.Unlock()
+		}
+		if p.gen == gen && p.lastPlain == p.since {
+			fmt.Fprintln(p.w, line)
+			p.lastPlain = p.now()
+		}
+	})
+}
+
+// stepLine announces a step: "transfer copying files into the library:
+// 2,040 files, 3.1 GB".
+func stepLine(ev pipeline.Event) string {
+	line := fmt.Sprintf("%-8s %s", ev.Stage, ev.What)
+	switch {
+	case ev.Total > 0 && ev.TotalBytes > 0:
+		line += fmt.Sprintf(": %s files, %s", group(ev.Total), size(ev.TotalBytes))
+	case ev.Total > 0:
+		line += fmt.Sprintf(": %s files", group(ev.Total))
+	}
+	return line
+}
+
 // stageDone takes a "stage" event: the live line makes way for the stage's
 // own summary line, and the next stage's clock starts.
 func (p *progress) stageDone() {
 	p.clear()
-	p.stage = ""
+	p.stage, p.what = "", ""
 	p.since = p.now()
-	p.startNext()
+	p.gen++
+}
+
+// done ends the progress: the run is over, nothing more is announced.
+func (p *progress) done() {
+	p.clear()
+	p.gen++
 }
 
 // clear removes the live line, so that a message can be printed in its
@@ -94,53 +145,112 @@ func (p *progress) pause() {
 	}
 }
 
+// drawBar draws the live line: for a copy, a bar of bytes (its rate in
+// MB/s and its time left come from the bytes, since one video weighs as
+// much as a thousand photos) with the file count beside it; elsewhere a
+// bar of files.
 func (p *progress) drawBar(ev pipeline.Event) {
+	byBytes := ev.TotalBytes > 0
 	if p.bar == nil {
-		if p.bar, p.next = p.next, nil; p.bar == nil {
-			p.bar = newBar(p.w) // a second stage without a "stage" event between
-		}
-		p.bar.Describe(fmt.Sprintf("%-8s", ev.Stage))
+		p.bar = newBar(p.w, byBytes)
 	}
-	if ev.Total > 0 && ev.Total != p.bar.GetMax64() {
-		p.bar.ChangeMax64(ev.Total)
+	desc := fmt.Sprintf("%-8s", ev.Stage)
+	if p.what != "" {
+		desc += " " + p.what
 	}
-	_ = p.bar.Set64(ev.Count)
+	switch {
+	case byBytes:
+		desc += fmt.Sprintf(" (%s of %s files)", group(ev.Count), group(ev.Total))
+	case ev.Bytes > 0:
+		desc += fmt.Sprintf(" (%s)", size(ev.Bytes))
+	}
+	p.bar.Describe(desc)
+	max, at := ev.Total, ev.Count
+	if byBytes {
+		max, at = ev.TotalBytes, ev.Bytes
+	}
+	if max > 0 && max != p.bar.GetMax64() {
+		p.bar.ChangeMax64(max)
+	}
+	if at == 0 {
+		_ = p.bar.RenderBlank() // a step just begun: name it now
+		return
+	}
+	_ = p.bar.Set64(at)
 }
 
 // newBar makes a bar of unknown length, a spinner, until a total is known:
 // the scan cannot know how many files remain.
-func newBar(w io.Writer) *progressbar.ProgressBar {
-	return progressbar.NewOptions64(-1,
+func newBar(w io.Writer, bytes bool) *progressbar.ProgressBar {
+	opts := []progressbar.Option{
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("files"),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionSetWidth(30),
 		// no throttle: the pipeline reports at most every 250 ms already
 		// no ticker goroutine: it would draw while the printer writes other lines
 		progressbar.OptionSetSpinnerChangeInterval(0),
 		progressbar.OptionClearOnFinish(),
-	)
+	}
+	if bytes {
+		opts = append(opts, progressbar.OptionShowBytes(true))
+	} else {
+		opts = append(opts, progressbar.OptionShowIts(), progressbar.OptionSetItsString("files"))
+	}
+	return progressbar.NewOptions64(-1, opts...)
 }
 
-// plainLine is one progress line for a log: "transfer  12,000 of 50,000
-// files (24%), 800 files/s, about 48s left".
+// plainLine is one progress line for a log: "transfer 12,000 of 50,000
+// files (24%), 800 files/s, 3.1 GB of 9.8 GB, 85.2 MB/s, about 1m19s
+// left". The time left comes from the bytes when they are known.
 func plainLine(ev pipeline.Event, elapsed time.Duration) string {
-	rate := 0.0
-	if s := elapsed.Seconds(); s > 0 {
-		rate = float64(ev.Count) / s
+	secs := elapsed.Seconds()
+	rate, byteRate := 0.0, 0.0
+	if secs > 0 {
+		rate, byteRate = float64(ev.Count)/secs, float64(ev.Bytes)/secs
+	}
+	line := fmt.Sprintf("%-8s ", ev.Stage)
+	if ev.What != "" {
+		line += ev.What + ": "
 	}
 	if ev.Total <= 0 {
-		return fmt.Sprintf("%-8s %s files so far, %s files/s", ev.Stage, group(ev.Count), group(int64(rate)))
+		line += fmt.Sprintf("%s files so far, %s files/s", group(ev.Count), group(int64(rate)))
+		if ev.Bytes > 0 {
+			line += fmt.Sprintf(", %s, %s/s", size(ev.Bytes), size(int64(byteRate)))
+		}
+		return line
 	}
-	line := fmt.Sprintf("%-8s %s of %s files (%d%%), %s files/s", ev.Stage, group(ev.Count), group(ev.Total),
+	line += fmt.Sprintf("%s of %s files (%d%%), %s files/s", group(ev.Count), group(ev.Total),
 		ev.Count*100/ev.Total, group(int64(rate)))
-	if rate > 0 && ev.Count < ev.Total {
-		left := time.Duration(float64(ev.Total-ev.Count) / rate * float64(time.Second))
+	var left time.Duration
+	switch {
+	case ev.TotalBytes > 0:
+		line += fmt.Sprintf(", %s of %s, %s/s", size(ev.Bytes), size(ev.TotalBytes), size(int64(byteRate)))
+		if byteRate > 0 && ev.Bytes < ev.TotalBytes {
+			left = time.Duration(float64(ev.TotalBytes-ev.Bytes) / byteRate * float64(time.Second))
+		}
+	case rate > 0 && ev.Count < ev.Total:
+		left = time.Duration(float64(ev.Total-ev.Count) / rate * float64(time.Second))
+	}
+	if left > 0 {
 		line += ", about " + left.Round(time.Second).String() + " left"
 	}
 	return line
+}
+
+// size writes a byte count in decimal units, as disks and rates are sold:
+// 950 B, 12.3 MB, 1.2 GB.
+func size(n int64) string {
+	const unit = 1000
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	v, i := float64(n), -1
+	for v >= unit && i < 4 {
+		v /= unit
+		i++
+	}
+	return fmt.Sprintf("%.1f %cB", v, "kMGTP"[i])
 }
 
 // group writes n with thousands separators: 1,234,567.

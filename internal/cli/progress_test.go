@@ -69,3 +69,84 @@ func TestQuietShowsNoProgress(t *testing.T) {
 		t.Fatalf("-q run printed something:\n%s", r)
 	}
 }
+
+// The copy's line shows bytes and MB/s beside files/s, and its time left
+// comes from the bytes: here a quarter of the files but half the bytes
+// are done in 10 s, so 10 s are left, not 30.
+func TestPlainLineBytesAndTimeLeftFromBytes(t *testing.T) {
+	ev := pipeline.Event{Stage: "transfer", What: "copying files into the library", Count: 500, Total: 2000,
+		Bytes: 1_500_000_000, TotalBytes: 3_000_000_000}
+	got := plainLine(ev, 10*time.Second)
+	want := "transfer copying files into the library: 500 of 2,000 files (25%), 50 files/s, 1.5 GB of 3.0 GB, 150.0 MB/s, about 10s left"
+	if got != want {
+		t.Errorf("plainLine =\n%q\nwant\n%q", got, want)
+	}
+	hashing := plainLine(pipeline.Event{Stage: "plan", What: "hashing files of equal size to find duplicates", Count: 2820, Bytes: 40_000_000}, 4*time.Second)
+	if want := "plan     hashing files of equal size to find duplicates: 2,820 files so far, 705 files/s, 40.0 MB, 10.0 MB/s"; hashing != want {
+		t.Errorf("plainLine =\n%q\nwant\n%q", hashing, want)
+	}
+}
+
+// A named step that lasts gets a log line naming it (no silent gap); one
+// that ended before announceAfter does not clutter the log.
+func TestStepsAreNamedInTheLogWhenTheyLast(t *testing.T) {
+	var out bytes.Buffer
+	p := newProgress(&out, false, true)
+	var timers []func()
+	p.later = func(d time.Duration, f func()) {
+		if d != announceAfter {
+			t.Errorf("announced after %v, want %v", d, announceAfter)
+		}
+		timers = append(timers, f)
+	}
+	p.update(pipeline.Event{Type: "progress", Stage: "plan", What: "listing the library's files to compare with"})
+	p.update(pipeline.Event{Type: "progress", Stage: "plan", What: "hashing files of equal size to find duplicates"})
+	for _, f := range timers { // the first step has ended, the second runs on
+		f()
+	}
+	if want := "plan     hashing files of equal size to find duplicates\n"; out.String() != want {
+		t.Errorf("log = %q, want only %q", out.String(), want)
+	}
+	out.Reset()
+	timers = nil
+	p.update(pipeline.Event{Type: "progress", Stage: "transfer", What: "copying files into the library", Total: 2040, TotalBytes: 3_100_000_000})
+	p.done()
+	timers[0]()
+	if out.String() != "" {
+		t.Errorf("a step announced after the run ended: %q", out.String())
+	}
+	if got, want := stepLine(pipeline.Event{Stage: "transfer", What: "copying files into the library", Total: 2040, TotalBytes: 3_100_000_000}),
+		"transfer copying files into the library: 2,040 files, 3.1 GB"; got != want {
+		t.Errorf("stepLine = %q, want %q", got, want)
+	}
+}
+
+// On a terminal the copy's bar counts bytes, with the files beside it.
+func TestLiveCopyBarCountsBytes(t *testing.T) {
+	var out bytes.Buffer
+	p := newProgress(&out, true, true)
+	p.update(pipeline.Event{Type: "progress", Stage: "transfer", What: "copying files into the library", Total: 2040, TotalBytes: 3_000_000_000})
+	p.update(pipeline.Event{Type: "progress", Stage: "transfer", Count: 1020, Total: 2040, Bytes: 1_500_000_000, TotalBytes: 3_000_000_000})
+	s := out.String()
+	for _, want := range []string{"copying files into the library", "1,020 of 2,040 files", "50%", "GB"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("live line lacks %q: %q", want, s)
+		}
+	}
+}
+
+// The closing line of a stage counts as the summary does.
+func TestStageLines(t *testing.T) {
+	for _, c := range []struct {
+		ev   pipeline.Event
+		want string
+	}{
+		{pipeline.Event{Stage: "plan", Count: 27, Sidecars: 2, Elapsed: 0.5}, "plan           27 files    0.50s  (2 of them sidecars or pair halves, travelling with their photo)"},
+		{pipeline.Event{Stage: "transfer", Count: 1020, Total: 2040, Elapsed: 3}, "transfer 1,020 of 2,040 files    3.00s  (1,020 not attempted)"},
+		{pipeline.Event{Stage: "transfer", Count: 27, Total: 27, Elapsed: 1}, "transfer       27 files    1.00s"},
+	} {
+		if got := stageLine(c.ev); got != c.want {
+			t.Errorf("stageLine =\n%q\nwant\n%q", got, c.want)
+		}
+	}
+}

@@ -241,6 +241,7 @@ func newPrinter(env Env, f sortFlags) *printer {
 		// With --json, stdout is for a program; plain progress lines would
 		// only clutter its log, but a live bar on a terminal does no harm.
 		p.prog = newProgress(env.Stderr, env.IsTerminal, !f.jsonOut)
+		p.prog.lock = &p.mu
 	}
 	return p
 }
@@ -263,7 +264,7 @@ func (p *printer) event(ev pipeline.Event) {
 			p.prog.stageDone()
 		}
 		if !p.f.quiet && p.enc == nil {
-			fmt.Fprintf(p.env.Stderr, "%-8s %8d files  %6.2fs\n", ev.Stage, ev.Count, ev.Elapsed)
+			fmt.Fprintln(p.env.Stderr, stageLine(ev))
 		}
 	case ev.Type == "problem":
 		p.seen.failedPath(ev)
@@ -283,6 +284,25 @@ func (p *printer) event(ev pipeline.Event) {
 		p.pause()
 		printPlanned(p.human, ev)
 	}
+}
+
+// stageLine is a stage's closing line. Its count is the summary's: the
+// plan stage counts every file handed to the transfer, sidecars and pair
+// halves included, and says how many those are; the transfer counts the
+// files it attempted, of those planned.
+func stageLine(ev pipeline.Event) string {
+	count := group(ev.Count)
+	if ev.Stage == "transfer" && ev.Total != ev.Count {
+		count += " of " + group(ev.Total)
+	}
+	line := fmt.Sprintf("%-8s %8s files  %6.2fs", ev.Stage, count, ev.Elapsed)
+	switch {
+	case ev.Sidecars > 0:
+		line += fmt.Sprintf("  (%s of them sidecars or pair halves, travelling with their photo)", group(ev.Sidecars))
+	case ev.Stage == "transfer" && ev.Total > ev.Count:
+		line += fmt.Sprintf("  (%s not attempted)", group(ev.Total-ev.Count))
+	}
+	return line
 }
 
 // say prints a message on stderr unless more than a few of its kind were
@@ -316,7 +336,7 @@ func (p *printer) finish(sum pipeline.Summary, dest string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.prog != nil {
-		p.prog.clear()
+		p.prog.done()
 	}
 	if p.enc != nil {
 		_ = p.enc.Encode(struct {

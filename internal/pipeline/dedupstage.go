@@ -38,6 +38,7 @@ func (r *Run) findDuplicates(ctx context.Context) error {
 	if err := r.indexLibrary(ctx); err != nil {
 		return err
 	}
+	r.begin("plan", "hashing files of equal size to find duplicates", 0, 0)
 	if err := r.hashSharedSizes(ctx); err != nil {
 		return fmt.Errorf("find duplicates: %w", err)
 	}
@@ -46,6 +47,7 @@ func (r *Run) findDuplicates(ctx context.Context) error {
 			return fmt.Errorf("record library hashes: %w", err)
 		}
 	}
+	r.begin("plan", "matching files of equal content", 0, 0)
 	if err := r.markDuplicates(ctx); err != nil {
 		return fmt.Errorf("find duplicates: %w", err)
 	}
@@ -190,7 +192,10 @@ func (p *hashPool) hash() {
 func (p *hashPool) write() {
 	w := p.r.st.Writer(writeBatch)
 	var err error
+	var n, bytes int64
 	for h := range p.results {
+		n, bytes = n+1, bytes+h.size
+		p.r.tick(Event{Type: "progress", Stage: "plan", Count: n, Bytes: bytes})
 		if err == nil {
 			err = putHashed(h, w)
 		}
@@ -295,9 +300,13 @@ func (r *Run) indexLibrary(ctx context.Context) error {
 	if _, err := os.Stat(r.dest); err != nil {
 		return nil // a new library holds nothing yet
 	}
+	r.begin("plan", "listing the library's files to compare with", 0, 0)
 	w := r.st.Writer(writeBatch)
 	var e enc
+	var n int64
 	emit := func(f scan.File) error {
+		n++
+		r.progress("plan", n, 0)
 		e.reset()
 		e.t(f.ModTime)
 		return w.Put(sizeKey(keyLib, f.Size, []byte(f.Path)), e.bytes())

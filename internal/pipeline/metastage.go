@@ -18,6 +18,7 @@ func (r *Run) Meta(ctx context.Context) error {
 	if err := r.recall(ctx); err != nil {
 		return err
 	}
+	r.begin("meta", "reading each file's kind and date from its header", r.sum.Scanned, 0)
 	jobs := make(chan fileInfo, queueLen)
 	done := make(chan fileInfo, queueLen)
 	var wg sync.WaitGroup

@@ -35,12 +35,16 @@ func (r *Run) Plan(ctx context.Context) error {
 	if err := r.joinLivePhotos(ctx); err != nil {
 		return err
 	}
+	r.begin("plan", "choosing each file's folder and name", 0, 0)
 	if err := r.planTargets(ctx); err != nil {
 		return err
 	}
-	n, err := r.resolveDirs(ctx)
+	r.begin("plan", "reading the destination folders for names already taken", 0, 0)
+	_, err := r.resolveDirs(ctx)
 	r.commitImports() // what plan found in the library by content: durable already
-	r.emit(Event{Type: "stage", Stage: "plan", Count: n, Elapsed: time.Since(start).Seconds()})
+	// The count is of the files handed to the transfer stage, sidecars and
+	// pair halves included, as the transfer stage and the summary count them.
+	r.emit(Event{Type: "stage", Stage: "plan", Count: int64(r.nextOp), Sidecars: r.companions, Elapsed: time.Since(start).Seconds()})
 	return err
 }
 
@@ -525,6 +529,10 @@ func (r *Run) putOp(dir string, p planned, action plan.Action, name string, rena
 		return nil
 	}
 	r.nextOp++
+	r.plannedBytes += p.Size
+	if companion {
+		r.companions++
+	}
 	var e enc
 	putOp(&e, opRecord{planned: p, Dst: dst, Renamed: renamed, Companion: companion})
 	return w.Put(seqKey(keyOp, r.nextOp), e.bytes())

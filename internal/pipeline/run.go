@@ -101,6 +101,9 @@ type Run struct {
 
 	now           time.Time // when the run started: "recent" modification times are judged from it
 	lastProgress  time.Time
+	doing         string             // the activity named in progress events (see begin)
+	plannedBytes  int64              // bytes of the planned transfers
+	companions    int64              // planned transfers that travel with a photo
 	reflinkWarned bool               // the reflink fallback was reported (warnReflinkFallback)
 	dupsFound     int64              // duplicates marked by the dedup pass
 	stop          context.CancelFunc // ends the transfer stage early

@@ -13,6 +13,7 @@ import (
 // Scan walks the sources and records every regular file in the run store.
 func (r *Run) Scan(ctx context.Context) error {
 	start := time.Now()
+	r.begin("scan", "looking for files in the sources", 0, 0)
 	w := r.st.Writer(writeBatch)
 	var e enc
 	emit := func(f scan.File) error {

@@ -42,7 +42,11 @@ type Event struct {
 	Reason     string    `json:"reason,omitempty"`    // failures, ignored files, problems, fallbacks
 	Stage      string    `json:"stage,omitempty"`     // for "stage" and "problem"
 	Count      int64     `json:"count,omitempty"`     // for "stage" and "progress": files handled by the stage so far
-	Total      int64     `json:"total,omitempty"`     // for "progress": files the stage will handle, 0 when unknown
+	Total      int64     `json:"total,omitempty"`     // for "progress": files the stage will handle, 0 when unknown; for the transfer "stage": files planned
+	Bytes      int64     `json:"bytes,omitempty"`     // for "progress": bytes handled so far (transfer, hashing)
+	TotalBytes int64     `json:"total_bytes,omitempty"`
+	What       string    `json:"what,omitempty"`     // for "progress": what the stage is doing, in words
+	Sidecars   int64     `json:"sidecars,omitempty"` // for the plan "stage": how many of Count travel with a photo (sidecars, pair halves)
 	Elapsed    float64   `json:"elapsed_s,omitempty"`
 	Time       time.Time `json:"-"`
 }

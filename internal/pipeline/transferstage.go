@@ -52,6 +52,7 @@ const flushEvery = 256
 func (r *Run) Transfer(ctx context.Context) error {
 	start := time.Now()
 	r.sum.Planned = int64(r.nextOp)
+	r.begin("transfer", r.transferring(), r.sum.Planned, r.plannedBytes)
 	if err := r.openExecutor(); err != nil {
 		r.sum.NotAttempted = r.sum.Planned
 		return err
@@ -80,14 +81,31 @@ func (r *Run) Transfer(ctx context.Context) error {
 	rerr := <-readErr
 	r.accountUnread(n)
 	if r.cfg.DeleteDuplicates && firstErr(r.stopped, rerr, ferr, outer.Err()) == nil {
+		r.begin("transfer", "removing the sources that duplicate a file now in the library", 0, 0)
 		ferr = r.removeDuplicates(outer) // after the final Flush: every kept copy is durable
 	}
 	err := firstErr(r.stopped, outer.Err(), rerr, ferr, r.closeExecutor())
-	r.emit(Event{Type: "stage", Stage: "transfer", Count: n, Elapsed: time.Since(start).Seconds()})
+	// Count is what was attempted, Total what was planned: a stopped run
+	// says 1,020 of 2,040, not the 2,040 handed back to it.
+	r.emit(Event{Type: "stage", Stage: "transfer", Count: r.sum.Transferred + r.sum.Failed, Total: r.sum.Planned,
+		Elapsed: time.Since(start).Seconds()})
 	if err == nil {
 		err = r.st.DeletePrefix(keyOp)
 	}
 	return err
+}
+
+// transferring names the transfer stage's work for the progress line.
+func (r *Run) transferring() string {
+	if r.cfg.DryRun {
+		return "checking each planned file against the library (dry run)"
+	}
+	verb := map[transfer.Mode]string{transfer.Copy: "copying", transfer.Move: "moving", transfer.Hardlink: "linking (hard links)",
+		transfer.Symlink: "linking (symbolic links)", transfer.Reflink: "cloning (reflinks)"}[r.cfg.Mode]
+	if verb == "" {
+		verb = r.cfg.Mode.String()
+	}
+	return verb + " files into the library"
 }
 
 // readGroups sends the planned operations to the workers, a photo and
@@ -272,11 +290,11 @@ func (r *Run) transferOp(o opRecord) transfer.Op {
 
 // collect counts results as they finish and syncs in batches.
 func (r *Run) collect(results <-chan opResult) (int64, error) {
-	var n int64
+	var n, bytes int64
 	var err error
 	for res := range results {
-		n++
-		r.progress("transfer", n, int64(r.nextOp))
+		n, bytes = n+1, bytes+res.op.Size
+		r.tick(Event{Type: "progress", Stage: "transfer", Count: n, Total: int64(r.nextOp), Bytes: bytes, TotalBytes: r.plannedBytes})
 		if res.skipped {
 			r.notAttempted(res.op)
 			continue
