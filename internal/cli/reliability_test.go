@@ -17,7 +17,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -277,7 +276,7 @@ func (f *permFixture) runAsNobody(args ...string) result {
 	}
 	cmd.Env = append(os.Environ(), childArgsEnv+"="+string(encoded))
 	cmd.Dir = f.base
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	runAsUser(cmd, nobody)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err = cmd.Run()

@@ -15,17 +15,19 @@ func IsPermanent(err error) bool {
 		syscall.ENOSPC, syscall.EDQUOT, syscall.EACCES, syscall.EPERM,
 		syscall.EROFS, syscall.ENAMETOOLONG,
 	} {
-		if errors.Is(err, errno) {
+		if is(err, errno) {
 			return true
 		}
 	}
 	return false
 }
 
-var hints = []struct {
+type errnoHint struct {
 	errno syscall.Errno
 	hint  string
-}{
+}
+
+var hints = []errnoHint{
 	{syscall.ENOSPC, "the destination is full"},
 	{syscall.EDQUOT, "your disk quota is used up"},
 	{syscall.EROFS, "is the disk or share mounted read-only?"},
@@ -42,11 +44,11 @@ var hints = []struct {
 
 // Hint returns a short human hint for err, or "" when there is none.
 func Hint(err error) string {
-	if errors.Is(err, syscall.EACCES) {
+	if is(err, syscall.EACCES) {
 		return permissionHint(err)
 	}
-	for _, h := range hints {
-		if errors.Is(err, h.errno) {
+	for _, h := range append(platformHints, hints...) {
+		if is(err, h.errno) {
 			return h.hint
 		}
 	}
@@ -90,3 +92,13 @@ type bare struct{ pe *fs.PathError }
 
 func (b bare) Error() string { return b.pe.Err.Error() }
 func (b bare) Unwrap() error { return b.pe }
+
+// is is errors.Is for an errno class, also matching a Windows error whose
+// POSIX equivalent it is (ERROR_DISK_FULL is ENOSPC).
+func is(err error, errno syscall.Errno) bool {
+	if errors.Is(err, errno) {
+		return true
+	}
+	posix, ok := posixEquivalent(err)
+	return ok && posix == errno
+}

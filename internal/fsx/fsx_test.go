@@ -29,11 +29,10 @@ func readFile(t *testing.T, path string) string {
 }
 
 // noReplaceRenames are every implementation of the no-replace rename,
-// including the fallbacks used where renameat2 or hard links are missing.
+// including (unix_test.go) the fallbacks used where the system's call or
+// hard links are missing.
 var noReplaceRenames = map[string]func(oldpath, newpath string) error{
-	"renameat2":    OS.RenameNoReplace,
-	"link+unlink":  renameByLink,
-	"check+rename": renameIfAbsent,
+	"native": OS.RenameNoReplace,
 }
 
 func TestRenameNoReplaceMovesFile(t *testing.T) {

@@ -12,7 +12,7 @@ func openRegular(name string, followLinks bool) (*os.File, error) {
 			return nil, notRegular(name, fi.Mode())
 		}
 	}
-	f, err := os.Open(name)
+	f, err := createFile(name, os.O_RDONLY, 0) // sharing delete too, see sys_windows.go
 	if err != nil {
 		return nil, err
 	}

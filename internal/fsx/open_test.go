@@ -1,3 +1,7 @@
+//go:build unix
+
+// Named pipes, sockets and devices in the file namespace are Unix things.
+
 package fsx
 
 import (

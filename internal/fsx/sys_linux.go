@@ -2,17 +2,18 @@ package fsx
 
 import "golang.org/x/sys/unix"
 
-// The three calls that make shoebox's writes cheap and safe on Linux; other
-// systems get the portable fallbacks in sys_other.go.
+// The three calls that make shoebox's writes cheap and safe on Linux.
 
 // renameNoReplace is renameat2(RENAME_NOREPLACE): the kernel refuses to
 // replace an existing name, atomically.
 func renameNoReplace(oldpath, newpath string) error {
-	return unix.Renameat2(unix.AT_FDCWD, oldpath, unix.AT_FDCWD, newpath, unix.RENAME_NOREPLACE)
+	return renameWithFallback(oldpath, newpath, func(o, n string) error {
+		return unix.Renameat2(unix.AT_FDCWD, o, unix.AT_FDCWD, n, unix.RENAME_NOREPLACE)
+	})
 }
 
-// syncFilesystem is syncfs(2): every dirty page of the filesystem holding fd.
-func syncFilesystem(fd int) error { return unix.Syncfs(fd) }
+// syncFilesystem is syncfs(2): every dirty page of the filesystem holding f.
+func syncFilesystem(f File) error { return unix.Syncfs(int(f.Fd())) }
 
 // cloneFile is the FICLONE ioctl: dst shares src's extents (a reflink).
-func cloneFile(dst, src int) error { return unix.IoctlFileClone(dst, src) }
+func cloneFile(dst, src File) error { return unix.IoctlFileClone(int(dst.Fd()), int(src.Fd())) }

@@ -1,15 +1,16 @@
-//go:build !linux
+//go:build unix && !linux && !darwin && !freebsd
 
 package fsx
 
 import "golang.org/x/sys/unix"
 
-// Where Linux's calls are missing, each reports "not supported" and the
-// caller takes its portable path: a no-replace rename by link and unlink,
-// a flush by one fsync per folder, a reflink by a plain copy.
+// Other Unixes get the portable paths: a no-replace rename by link and
+// unlink, a flush by one fsync per folder, a reflink by a plain copy.
 
-func renameNoReplace(oldpath, newpath string) error { return unix.ENOSYS }
+func renameNoReplace(oldpath, newpath string) error {
+	return renameWithFallback(oldpath, newpath, func(string, string) error { return unix.ENOSYS })
+}
 
-func syncFilesystem(fd int) error { return unix.ENOTSUP }
+func syncFilesystem(File) error { return unix.ENOTSUP }
 
-func cloneFile(dst, src int) error { return unix.ENOTSUP }
+func cloneFile(dst, src File) error { return unix.ENOTSUP }

@@ -1,3 +1,7 @@
+//go:build unix
+
+// Running the walk as another user (uid 65534) is a Unix facility.
+
 package scan
 
 import (

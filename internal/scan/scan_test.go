@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 func TestWalkEmitsFilesWithMetadata(t *testing.T) {
@@ -351,17 +349,6 @@ func TestWalkRelativeRootKeepsPathsRelative(t *testing.T) {
 		if len(r.files) != 1 || r.files[0].Path != want || r.files[0].Root != given {
 			t.Errorf("root %q: files = %+v, want path %q", given, r.files, want)
 		}
-	}
-}
-
-func TestWalkSkipsSpecialFiles(t *testing.T) {
-	root := t.TempDir()
-	buildTree(t, root, map[string]node{"a.jpg": file("a")})
-	must(t, unix.Mkfifo(filepath.Join(root, "fifo"), 0o644))
-	r := walk(t, []string{root}, Options{})
-	must(t, r.err)
-	if len(r.files) != 1 || r.stats.Skipped != 1 {
-		t.Errorf("files %q stats %+v, want the fifo skipped", r.rel(t, root), r.stats)
 	}
 }
 

@@ -8,8 +8,6 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
-
-	"golang.org/x/sys/unix"
 )
 
 const (
@@ -141,12 +139,12 @@ func (w *walker) rootTask(i int, root string) (dirTask, bool) {
 	case r.info.IsDir():
 		return dirTask{path: r.clean, root: root, isRoot: true}, true
 	case r.info.Mode().IsRegular():
-		var st unix.Stat_t
-		if err := unix.Stat(r.clean, &st); err != nil {
+		st, err := statPath(r.clean)
+		if err != nil {
 			w.send(message{problems: []Problem{{Path: root, Op: "root", Err: err}}})
 			return dirTask{}, false
 		}
-		w.send(message{files: []File{fileFromStat(r.clean, root, &st)}})
+		w.send(message{files: []File{st.file(r.clean, root)}})
 	default:
 		w.send(message{problems: []Problem{{Path: root, Op: "root", Err: errNotFileOrDir}}})
 	}
@@ -202,7 +200,7 @@ type dirReader struct {
 	w       *walker
 	t       dirTask
 	here    *ancestor // t's directory and all above it
-	fd      int
+	dir     *os.File
 	msg     message
 	subdirs []subdir
 }
@@ -214,7 +212,7 @@ func (w *walker) readEntries(t dirTask) ([]subdir, *ancestor, bool) {
 	}
 	defer f.Close()
 	w.count.dirs.Add(1)
-	r := &dirReader{w: w, t: t, here: here, fd: int(f.Fd())}
+	r := &dirReader{w: w, t: t, here: here, dir: f}
 	for {
 		entries, err := f.ReadDir(readChunk)
 		for _, e := range entries {
@@ -244,20 +242,18 @@ func (w *walker) openDir(t dirTask) (*os.File, *ancestor, bool) {
 	if t.isRoot {
 		op = "root"
 	}
-	// O_DIRECTORY: a folder replaced by a named pipe since its parent was
-	// read is refused by the kernel instead of blocking the walk forever.
-	f, err := os.OpenFile(t.path, os.O_RDONLY|unix.O_DIRECTORY, 0)
+	f, err := openDirectory(t.path)
 	if err != nil {
 		w.send(message{problems: []Problem{{Path: t.path, Op: op, Err: unwrapPathError(err)}}})
 		return nil, nil, false
 	}
-	var st unix.Stat_t
-	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+	st, err := statOpen(f)
+	if err != nil {
 		f.Close()
 		w.send(message{problems: []Problem{{Path: t.path, Op: op, Err: err}}})
 		return nil, nil, false
 	}
-	id := fileID{uint64(st.Dev), uint64(st.Ino)}
+	id := st.id
 	if reason := w.refuseDir(t, id); reason != "" {
 		f.Close()
 		if reason == "loop" {
@@ -314,17 +310,17 @@ func (r *dirReader) entry(e fs.DirEntry) {
 }
 
 func (r *dirReader) regular(name string) {
-	var st unix.Stat_t
 	p := joinPath(r.t.path, name)
-	if err := unix.Fstatat(r.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+	st, err := statAt(r.dir, p, name, false)
+	if err != nil {
 		r.problem(p, "lstat", err)
 		return
 	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+	if !st.mode.IsRegular() {
 		r.w.count.skipped.Add(1) // replaced by something else since readdir
 		return
 	}
-	r.msg.files = append(r.msg.files, fileFromStat(p, r.t.root, &st))
+	r.msg.files = append(r.msg.files, st.file(p, r.t.root))
 }
 
 func (r *dirReader) symlink(name string) {
@@ -334,18 +330,18 @@ func (r *dirReader) symlink(name string) {
 		return
 	}
 	p := joinPath(r.t.path, name)
-	var st unix.Stat_t
-	if err := unix.Fstatat(r.fd, name, &st, 0); err != nil {
+	st, err := statAt(r.dir, p, name, true)
+	if err != nil {
 		r.problem(p, "stat", err)
 		return
 	}
-	isDir := st.Mode&unix.S_IFMT == unix.S_IFDIR
-	isReg := st.Mode&unix.S_IFMT == unix.S_IFREG
+	isDir := st.mode.IsDir()
+	isReg := st.mode.IsRegular()
 	if !isDir && !isReg {
 		r.w.count.skipped.Add(1)
 		return
 	}
-	id := fileID{uint64(st.Dev), uint64(st.Ino)}
+	id := st.id
 	if isDir && r.here.contains(id) {
 		r.problem(p, "loop", ErrLoop)
 		return
@@ -360,7 +356,7 @@ func (r *dirReader) symlink(name string) {
 	case isDir:
 		r.subdirs = append(r.subdirs, subdir{name: name, viaLink: true})
 	case r.w.firstViaLink(id):
-		r.msg.files = append(r.msg.files, fileFromStat(p, r.t.root, &st))
+		r.msg.files = append(r.msg.files, st.file(p, r.t.root))
 	default:
 		r.w.count.skipped.Add(1)
 	}
@@ -397,10 +393,10 @@ func joinPath(dir, name string) string {
 	if dir == "." {
 		return name
 	}
-	if dir != "" && dir[len(dir)-1] == '/' {
+	if dir != "" && os.IsPathSeparator(dir[len(dir)-1]) {
 		return dir + name
 	}
-	return dir + "/" + name
+	return dir + string(os.PathSeparator) + name
 }
 
 func unwrapPathError(err error) error {

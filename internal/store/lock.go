@@ -1,5 +1,3 @@
-//go:build unix
-
 package store
 
 import (
@@ -10,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 
 	"shoebox/internal/fsx"
 )
@@ -19,11 +16,12 @@ import (
 // holds the library's lock.
 var ErrLocked = errors.New("locked by another shoebox run")
 
-// Lock takes an exclusive advisory flock on dir/lock, creating dir if needed,
-// and records this process's pid in the file for the error a second run gets.
-// flock locks belong to the open file, so a second Lock in the same process
-// fails just like one from another process. The lock dies with the process,
-// so a crash never leaves a stale lock behind.
+// Lock takes an exclusive lock on dir/lock (flock on Unix, LockFileEx on
+// Windows), creating dir if needed, and records this process's pid in the
+// file for the error a second run gets. Both locks belong to the open file,
+// so a second Lock in the same process fails just like one from another
+// process. The lock dies with the process, so a crash never leaves a stale
+// lock behind.
 func Lock(dir string) (unlock func() error, err error) {
 	path := filepath.Join(dir, "lock")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -32,10 +30,10 @@ func Lock(dir string) (unlock func() error, err error) {
 	if err := requireRealFolder(dir); err != nil {
 		return nil, err
 	}
-	// O_NOFOLLOW: a link planted at the lock's name is never followed to
-	// the file it names, which writing the pid would truncate.
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
-	if errors.Is(err, syscall.ELOOP) {
+	// A link planted at the lock's name is never followed to the file it
+	// names, which writing the pid would truncate.
+	f, err := openNoFollow(path)
+	if errors.Is(err, errIsLink) {
 		return nil, fmt.Errorf("lock %q is a symbolic link: %w; remove it", path, ErrNotOurs)
 	}
 	if err != nil {
@@ -48,10 +46,10 @@ func Lock(dir string) (unlock func() error, err error) {
 		}
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := tryLock(f); err != nil {
 		holder := readHolder(f)
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if errors.Is(err, errHeld) {
 			return nil, fmt.Errorf("lock %q: %w (held by %s)", path, ErrLocked, holder)
 		}
 		return nil, fmt.Errorf("lock %q: %w", path, fsx.Bare(err))
@@ -92,8 +90,9 @@ func readHolder(f *os.File) string {
 // The file itself stays: removing it would let two runs lock different inodes.
 func release(f *os.File, path string) error {
 	truncErr := f.Truncate(0)
+	unlockErr := unlockFile(f)
 	closeErr := f.Close()
-	if err := errors.Join(truncErr, closeErr); err != nil {
+	if err := errors.Join(truncErr, unlockErr, closeErr); err != nil {
 		return fmt.Errorf("unlock %q: %w", path, err)
 	}
 	return nil

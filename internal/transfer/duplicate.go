@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"shoebox/internal/digest"
@@ -205,13 +204,6 @@ func (e *Executor) makeDurable(path, root string) error {
 		return fmt.Errorf("fsync %q: %w", path, err)
 	}
 	return e.syncUpTo(filepath.Dir(path), root)
-}
-
-func nlink(fi os.FileInfo) uint64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Nlink)
-	}
-	return 1 // unknown: assume the only name, which refuses rather than risks
 }
 
 // restoreDuplicate reverses a RemoveDuplicate: the kept library file is

@@ -1,0 +1,46 @@
+package store
+
+import (
+	"errors"
+	"os"
+
+	"golang.org/x/sys/windows"
+)
+
+// errHeld means another open file holds the lock.
+var errHeld = windows.ERROR_LOCK_VIOLATION
+
+// lockOffset is where the locked byte lies: far beyond the pid the file
+// holds, because Windows locks are mandatory and a locked pid could not be
+// read by the run that is refused.
+const lockOffset = 1 << 62
+
+func lockRange() *windows.Overlapped {
+	return &windows.Overlapped{Offset: uint32(lockOffset & 0xffffffff), OffsetHigh: uint32(lockOffset >> 32)}
+}
+
+// errIsLink is what openNoFollow fails with on a symbolic link.
+var errIsLink = errors.New("symbolic link")
+
+// openNoFollow opens (creating) path for reading and writing, refusing a
+// symbolic link or junction at the name itself. Windows has no O_NOFOLLOW:
+// the name is checked first, then opened; a link swapped in between takes
+// a privilege (symbolic links) that the user's own programs rarely hold.
+func openNoFollow(path string) (*os.File, error) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&(os.ModeSymlink|os.ModeIrregular) != 0 {
+		return nil, &os.PathError{Op: "open", Path: path, Err: errIsLink}
+	}
+	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+}
+
+// tryLock takes an exclusive LockFileEx on one byte of f without waiting.
+func tryLock(f *os.File) error {
+	return windows.LockFileEx(windows.Handle(f.Fd()),
+		windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, lockRange())
+}
+
+// unlockFile releases the lock at once: Windows frees the locks of a
+// closed handle only eventually.
+func unlockFile(f *os.File) error {
+	return windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, lockRange())
+}

@@ -1,0 +1,16 @@
+//go:build unix
+
+package transfer
+
+import (
+	"os"
+	"syscall"
+)
+
+// nlink is the file's link count.
+func nlink(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1 // unknown: assume the only name, which refuses rather than risks
+}
