@@ -29,8 +29,10 @@ const (
 	ExitInterrupted = 130 // stopped by Ctrl-C / SIGTERM after the files in flight
 )
 
-// Version is set at build time with -ldflags "-X shoebox/internal/cli.Version=...".
-var Version = "0.1.0-dev"
+// Version is set by release builds with
+// -ldflags "-X shoebox/internal/cli.Version=v1.2.3"; other builds print
+// what the Go toolchain stamped into the binary (see version.go).
+var Version = ""
 
 // Env is what a command sees of the world.
 type Env struct {
@@ -94,7 +96,7 @@ func runCommand(ctx context.Context, env Env, args []string) error {
 	case "completion":
 		return cmdCompletion(env, args[1:])
 	case "version", "--version", "-version", "-V":
-		fmt.Fprintf(env.Stdout, "shoebox %s\n", Version)
+		fmt.Fprintf(env.Stdout, "shoebox %s\n", version())
 		return nil
 	case "help", "--help", "-help", "-h":
 		return cmdHelp(env, args[1:])

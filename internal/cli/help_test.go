@@ -35,7 +35,7 @@ func TestHelpAndVersion(t *testing.T) {
 			t.Errorf("%v:\n%s", args, r)
 		}
 	}
-	if r := shoebox("--version"); r.code != ExitOK || r.stdout != "shoebox "+Version+"\n" {
+	if r := shoebox("--version"); r.code != ExitOK || r.stdout != "shoebox "+version()+"\n" {
 		t.Errorf("--version:\n%s", r)
 	}
 	if r := shoebox(); r.code != ExitUsage || !strings.Contains(r.stderr, "Usage:") {
