@@ -2,8 +2,10 @@
 # The whole test suite, exactly as CI runs it: ./test.sh
 # It installs what the tests need and is missing — Go modules come through
 # the module proxy; Debian's chromium for the test that renders the HTML
-# report (that test skips, saying so, where it cannot be installed) — vets
-# the code, then runs every test with the race detector.
+# report (that test skips, saying so, where it cannot be installed), and
+# wine64 with the MinGW compiler for the Windows run — vets the code, runs
+# every test with the race detector, builds and vets all eight release
+# targets, then runs the suite for Windows under Wine (.ci/wine/).
 set -euo pipefail
 cd "$(dirname "$0")"
 export GOTOOLCHAIN=local GOFLAGS=-buildvcs=false
@@ -11,3 +13,11 @@ go version
 command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium) || true # report browser test; skips when offline
 go vet ./...
 go test -race -count=1 -timeout 20m ./... "$@"
+# Every release target builds and vets without cgo, and the release
+# archives build (into a scratch folder).
+.ci/cross.sh
+scratch=$(mktemp -d) && trap 'rm -rf "$scratch"' EXIT
+SHOEBOX_TARGETS="linux/amd64 windows/amd64" .ci/release.sh ci "$scratch" >/dev/null
+# The suite again for Windows, under Wine (installed when missing; skipped,
+# saying so, where it cannot be).
+.ci/wine/test.sh -timeout 10m "$@"

@@ -319,3 +319,34 @@ func TestFaultsCalls(t *testing.T) {
 		t.Errorf("Calls(syncdir) = %q", got)
 	}
 }
+
+// TestOpenFileDoesNotBlockOthers: while shoebox holds a file open, it (or
+// another program) may still rename and delete it. On Windows this takes
+// FILE_SHARE_DELETE, which os.OpenFile does not give.
+func TestOpenFileDoesNotBlockOthers(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "held.jpg")
+	writeFile(t, p, "photo")
+	for _, flag := range []int{os.O_RDONLY, os.O_RDWR} {
+		f, err := OS.OpenFile(p, flag, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moved := filepath.Join(dir, "moved.jpg")
+		if err := OS.RenameNoReplace(p, moved); err != nil {
+			t.Fatalf("rename of an open file (flag %d): %v", flag, err)
+		}
+		if err := OS.Rename(moved, p); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	f, err := OS.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := OS.Remove(p); err != nil {
+		t.Fatalf("remove of an open file: %v", err)
+	}
+}
