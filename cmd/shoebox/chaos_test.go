@@ -187,26 +187,6 @@ func TestChaos(t *testing.T) {
 	}
 }
 
-// mountTmpfs mounts a tmpfs and returns its path, or "" (with a message)
-// when it cannot: then the test runs on the temp dir's disk and skips the
-// cross-device move.
-func mountTmpfs(t *testing.T, name string) string {
-	dir := filepath.Join(t.TempDir(), name)
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=256m"); err != nil {
-		t.Logf("cannot mount a tmpfs (%v): on the temp dir's disk, without the cross-device move", err)
-		return ""
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, 0); err != nil {
-			t.Errorf("unmount %s: %v", dir, err)
-		}
-	})
-	return dir
-}
-
 // makeChaosSources writes the master source tree: dated JPEGs (some with
 // an .xmp sidecar, a few of ~1 MB so that kills land mid-copy), a RAW+JPEG
 // pair with a sidecar, a Live Photo pair, three different photos that want

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	toml "github.com/pelletier/go-toml/v2"
+
+	"shoebox/internal/fsx"
 )
 
 const libraryHeader = `# shoebox library settings. They win over ~/.config/shoebox/config.toml;
@@ -62,12 +64,7 @@ func writeAtomic(path string, data []byte) (err error) {
 }
 
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("sync directory %q: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
+	if err := fsx.SyncDir(dir); err != nil { // the seam's: Windows has no directory fsync
 		return fmt.Errorf("sync directory %q: %w", dir, err)
 	}
 	return nil

@@ -64,9 +64,9 @@ type osFS struct{}
 func (osFS) Open(name string) (File, error) {
 	f, err := openRegular(name, true)
 	if err != nil {
-		return nil, err // avoid a typed-nil File
+		return nil, portable(err) // and avoid a typed-nil File
 	}
-	return f, nil
+	return platformFile(f), nil
 }
 
 // OpenFile opens with openFile, which on Windows lets other programs (and
@@ -96,6 +96,11 @@ func (osFS) RenameNoReplace(oldpath, newpath string) error {
 }
 
 func (osFS) SyncDir(dir string) error { return portable(syncDir(dir)) }
+
+// SyncDir makes the directory entries of dir durable where the platform
+// can (not on Windows, which has no way to): for the writers that do not
+// go through an FS (journal, config).
+func SyncDir(dir string) error { return OS.SyncDir(dir) }
 
 func (osFS) SyncFS(path string) error {
 	f, err := os.Open(path)

@@ -31,8 +31,10 @@ func openFile(name string, flag int, perm os.FileMode) (File, error) {
 	if err != nil {
 		return nil, portable(err)
 	}
-	return portableFile{f}, nil
+	return platformFile(f), nil
 }
+
+func platformFile(f *os.File) File { return portableFile{f} }
 
 // portableFile gives the errors of reads, writes and flushes their POSIX
 // class (a full disk is ENOSPC), as osFS does for every other call.
@@ -53,7 +55,29 @@ func (f portableFile) Write(p []byte) (int, error) {
 	return n, portable(err)
 }
 
-func (f portableFile) Sync() error  { return portable(f.File.Sync()) }
+// Sync is FlushFileBuffers, which Windows refuses on a handle without
+// write access: a file opened to read (to make durable what an earlier
+// handle wrote) is then reopened for writing, and that handle flushed.
+func (f portableFile) Sync() error {
+	err := f.File.Sync()
+	if !errors.Is(err, windows.ERROR_ACCESS_DENIED) {
+		return portable(err)
+	}
+	p, reopenErr := windows.UTF16PtrFromString(LongPath(f.Name()))
+	if reopenErr != nil {
+		return &os.PathError{Op: "sync", Path: f.Name(), Err: reopenErr}
+	}
+	w, reopenErr := windows.CreateFile(p, windows.GENERIC_WRITE, shareAll, nil, windows.OPEN_EXISTING, windows.FILE_ATTRIBUTE_NORMAL, 0)
+	if reopenErr != nil {
+		return portable(&os.PathError{Op: "sync", Path: f.Name(), Err: reopenErr})
+	}
+	defer windows.CloseHandle(w)
+	if err := windows.FlushFileBuffers(w); err != nil {
+		return portable(&os.PathError{Op: "sync", Path: f.Name(), Err: err})
+	}
+	return nil
+}
+
 func (f portableFile) Close() error { return portable(f.File.Close()) }
 
 func createFile(name string, flag int, perm os.FileMode) (*os.File, error) {

@@ -23,6 +23,9 @@ func openFile(name string, flag int, perm os.FileMode) (File, error) {
 // platformHints are for Windows' errors only.
 var platformHints []errnoHint
 
+// platformFile needs no wrapping on Unix.
+func platformFile(f *os.File) File { return f }
+
 // posixEquivalent is for Windows' errors only.
 func posixEquivalent(error) (syscall.Errno, bool) { return 0, false }
 

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"shoebox/internal/fsx"
 )
 
 // Header describes the run a journal belongs to.
@@ -83,14 +85,8 @@ func writeHeader(f *os.File, h Header) error {
 	return f.Sync()
 }
 
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
-}
+// syncDir is the seam's: Windows has no directory fsync.
+func syncDir(dir string) error { return fsx.SyncDir(dir) }
 
 // Path is the journal's file path.
 func (w *Writer) Path() string { return w.path }

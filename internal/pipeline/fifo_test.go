@@ -1,3 +1,7 @@
+//go:build unix
+
+// Named pipes in the file namespace are a Unix thing.
+
 package pipeline
 
 import (
