@@ -20,4 +20,4 @@ scratch=$(mktemp -d) && trap 'rm -rf "$scratch"' EXIT
 SHOEBOX_TARGETS="linux/amd64 windows/amd64" .ci/release.sh ci "$scratch" >/dev/null
 # The suite again for Windows, under Wine (installed when missing; skipped,
 # saying so, where it cannot be).
-.ci/wine/test.sh -timeout 10m "$@"
+.ci/wine/test.sh -timeout 5m "$@"
