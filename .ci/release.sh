@@ -2,7 +2,8 @@
 # Builds the release archives for every target, with SHA-256 checksums:
 #   .ci/release.sh v1.2.3 [outdir]      (default outdir: dist/)
 # Each archive holds the shoebox binary (pure Go: CGO_ENABLED=0), README.md
-# and the man page (when docs/shoebox.1 exists). `shoebox version` prints
+# and the man page shoebox.1 (rendered from the help texts by
+# `shoebox help man`). `shoebox version` prints
 # the given version. Windows archives are .zip, the others .tar.gz.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +12,7 @@ out=$(mkdir -p "${2:-dist}" && cd "${2:-dist}" && pwd)
 targets=${SHOEBOX_TARGETS:-linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64 freebsd/amd64 freebsd/arm64}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+CGO_ENABLED=0 go run -ldflags "-X shoebox/internal/cli.Version=$version" ./cmd/shoebox help man >"$work/shoebox.1"
 for t in $targets; do
 	os=${t%/*} arch=${t#*/}
 	name=shoebox-$version-$os-$arch
@@ -21,7 +23,7 @@ for t in $targets; do
 		-ldflags "-s -w -X shoebox/internal/cli.Version=$version" \
 		-o "$work/$name/$exe" ./cmd/shoebox
 	cp README.md "$work/$name/"
-	[ -f docs/shoebox.1 ] && cp docs/shoebox.1 "$work/$name/"
+	cp "$work/shoebox.1" "$work/$name/"
 	rm -f "$out/$name.zip" "$out/$name.tar.gz"
 	if [ "$os" = windows ]; then
 		if command -v zip >/dev/null; then

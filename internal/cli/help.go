@@ -173,6 +173,9 @@ func cmdHelp(env Env, args []string) error {
 		fmt.Fprint(env.Stdout, mainHelp)
 		return nil
 	}
+	if args[0] == "man" { // the man page, rendered from these texts (man.go)
+		return writeMan(env.Stdout)
+	}
 	h, ok := helps[args[0]]
 	if !ok {
 		return usagef("no help for %q (commands: sort, explain, log, undo, index, completion)", args[0])
