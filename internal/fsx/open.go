@@ -12,6 +12,11 @@ import (
 // directory, or (when links are not followed) a symbolic link.
 var ErrNotRegular = errors.New("not a regular file")
 
+// ErrIsLink is wrapped by the error of an open that does not follow links
+// (OpenRegular with followLinks false; OpenNotLink on Windows) when name is
+// a symbolic link or a junction.
+var ErrIsLink = errors.New("symbolic link or junction")
+
 // OpenRegular opens the file at name for reading, and only if it is a
 // regular file. It is the one way shoebox opens a file to read its bytes
 // (headers, sidecars, thumbnails, hashes, copies, verification): a scanned

@@ -2,17 +2,25 @@
 
 package fsx
 
-import "os"
+import (
+	"errors"
+	"os"
+)
 
 // openRegular where there are no named pipes in the file namespace
-// (Windows): a plain open cannot block, so open, then check what was opened.
+// (Windows): an open cannot block, so open, then check what was opened.
+// Devices (CON, NUL, COM1) and pipes open as handles that Stat reports as
+// such, and are refused before anything reads them. Without followLinks,
+// a link or junction at name is refused by the open itself (OpenNotLink).
 func openRegular(name string, followLinks bool) (*os.File, error) {
+	open := createFile // sharing delete too, see sys_windows.go
 	if !followLinks {
-		if fi, err := os.Lstat(name); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-			return nil, notRegular(name, fi.Mode())
-		}
+		open = OpenNotLink
 	}
-	f, err := createFile(name, os.O_RDONLY, 0) // sharing delete too, see sys_windows.go
+	f, err := open(name, os.O_RDONLY, 0)
+	if errors.Is(err, ErrIsLink) {
+		return nil, notRegular(name, os.ModeSymlink)
+	}
 	if err != nil {
 		return nil, err
 	}

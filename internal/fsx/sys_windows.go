@@ -81,19 +81,84 @@ func (f portableFile) Sync() error {
 func (f portableFile) Close() error { return portable(f.File.Close()) }
 
 func createFile(name string, flag int, perm os.FileMode) (*os.File, error) {
+	h, err := createHandle(name, flag, perm, 0)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(h), name), nil
+}
+
+// createHandle is CreateFile with every sharing flag, plus extraFlags.
+func createHandle(name string, flag int, perm os.FileMode, extraFlags uint32) (windows.Handle, error) {
 	p, err := windows.UTF16PtrFromString(LongPath(name))
 	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: name, Err: err}
+		return 0, &os.PathError{Op: "open", Path: name, Err: err}
 	}
-	attrs := uint32(windows.FILE_ATTRIBUTE_NORMAL | windows.FILE_FLAG_BACKUP_SEMANTICS) // BACKUP_SEMANTICS: directories open too
+	attrs := uint32(windows.FILE_ATTRIBUTE_NORMAL|windows.FILE_FLAG_BACKUP_SEMANTICS) | extraFlags // BACKUP_SEMANTICS: directories open too
 	if flag&os.O_CREATE != 0 && perm&0o200 == 0 {
 		attrs |= windows.FILE_ATTRIBUTE_READONLY
 	}
 	h, err := windows.CreateFile(p, accessFor(flag), shareAll, nil, dispositionFor(flag), attrs, 0)
 	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: name, Err: err}
+		return 0, &os.PathError{Op: "open", Path: name, Err: err}
 	}
-	return os.NewFile(uintptr(h), name), nil
+	return h, nil
+}
+
+// OpenNotLink opens name like os.OpenFile (sharing read, write and delete)
+// but refuses a symbolic link or a junction at name itself, with an error
+// wrapping ErrIsLink: Windows' equivalent of O_NOFOLLOW. The name is opened
+// as it is (FILE_FLAG_OPEN_REPARSE_POINT) and the handle's own attributes
+// are checked, so no link can be swapped in between check and use. A
+// reparse point that is not a link (OneDrive placeholders, deduplicated
+// files) is reopened through its filter and kept only if the second handle
+// is the very same file.
+func OpenNotLink(name string, flag int, perm os.FileMode) (*os.File, error) {
+	h, err := createHandle(name, flag, perm, windows.FILE_FLAG_OPEN_REPARSE_POINT)
+	if err != nil {
+		return nil, err
+	}
+	attrs, tag, err := attributeTag(h)
+	switch {
+	case err != nil:
+		windows.CloseHandle(h)
+		return nil, &os.PathError{Op: "stat", Path: name, Err: err}
+	case attrs&windows.FILE_ATTRIBUTE_REPARSE_POINT == 0:
+		return os.NewFile(uintptr(h), name), nil
+	case tag&reparseTagNameSurrogate != 0: // symbolic link, junction
+		windows.CloseHandle(h)
+		return nil, &os.PathError{Op: "open", Path: name, Err: ErrIsLink}
+	}
+	defer windows.CloseHandle(h)
+	through, err := createHandle(name, flag&^(os.O_CREATE|os.O_EXCL|os.O_TRUNC), perm, 0)
+	if err != nil {
+		return nil, err
+	}
+	if !sameFile(h, through) {
+		windows.CloseHandle(through)
+		return nil, &os.PathError{Op: "open", Path: name, Err: ErrIsLink}
+	}
+	return os.NewFile(uintptr(through), name), nil
+}
+
+// reparseTagNameSurrogate marks the reparse tags that name another file
+// (IsReparseTagNameSurrogate): symbolic links, junctions.
+const reparseTagNameSurrogate = 0x20000000
+
+// attributeTag is GetFileInformationByHandleEx(FileAttributeTagInfo).
+func attributeTag(h windows.Handle) (attrs, tag uint32, err error) {
+	var info struct{ FileAttributes, ReparseTag uint32 }
+	err = windows.GetFileInformationByHandleEx(h, windows.FileAttributeTagInfo, (*byte)(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info)))
+	return info.FileAttributes, info.ReparseTag, err
+}
+
+// sameFile compares two handles' volume serial numbers and file indexes.
+func sameFile(a, b windows.Handle) bool {
+	var ia, ib windows.ByHandleFileInformation
+	if windows.GetFileInformationByHandle(a, &ia) != nil || windows.GetFileInformationByHandle(b, &ib) != nil {
+		return false
+	}
+	return ia.VolumeSerialNumber == ib.VolumeSerialNumber && ia.FileIndexHigh == ib.FileIndexHigh && ia.FileIndexLow == ib.FileIndexLow
 }
 
 func accessFor(flag int) uint32 {

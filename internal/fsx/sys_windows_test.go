@@ -2,9 +2,11 @@ package fsx
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -70,4 +72,104 @@ func TestLongPath(t *testing.T) {
 	if err := OS.RenameNoReplace(p, p+".2"); err != nil {
 		t.Fatalf("rename %d-character path: %v", len(p), err)
 	}
+}
+
+// TestOpenRegularOnWindows: a device (NUL), a folder and, without
+// following links, a symbolic link are refused at once with their kind
+// named; a regular file opens directly or through a followed link, and
+// stays renamable and deletable while open (every sharing flag).
+func TestOpenRegularOnWindows(t *testing.T) {
+	dir := t.TempDir()
+	photo := filepath.Join(dir, "photo.jpg")
+	writeFile(t, photo, "bytes")
+	type refusal struct {
+		path   string
+		follow bool
+		kind   string
+	}
+	refused := []refusal{{"NUL", true, "character device"}, {dir, true, "directory"}}
+	type opening struct {
+		path   string
+		follow bool
+	}
+	opened := []opening{{photo, false}, {photo, true}}
+	link := filepath.Join(dir, "link.jpg")
+	if symlinkOrLog(t, photo, link) {
+		refused = append(refused, refusal{link, false, "symbolic link"})
+		opened = append(opened, opening{link, true})
+	}
+	for _, c := range refused {
+		f, err := OpenRegular(c.path, c.follow)
+		if err == nil {
+			f.Close()
+			t.Errorf("OpenRegular(%q, %v) opened it; want it refused", c.path, c.follow)
+			continue
+		}
+		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), c.kind) {
+			t.Errorf("OpenRegular(%q, %v): %v; want ErrNotRegular naming %q", c.path, c.follow, err, c.kind)
+		}
+	}
+	for _, c := range opened {
+		f, err := OpenRegular(c.path, c.follow)
+		if err != nil {
+			t.Errorf("OpenRegular(%q, %v): %v", c.path, c.follow, err)
+			continue
+		}
+		got, err := io.ReadAll(f)
+		f.Close()
+		if err != nil || string(got) != "bytes" {
+			t.Errorf("read %q: %q, %v", c.path, got, err)
+		}
+	}
+	f, err := OpenRegular(photo, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	moved := filepath.Join(dir, "moved.jpg")
+	if err := os.Rename(photo, moved); err != nil {
+		t.Errorf("rename of a file OpenRegular holds: %v", err)
+	}
+}
+
+// TestOpenNotLinkRefusesLinks: the lock's open (read-write, creating)
+// refuses a link at its name without touching the file it names.
+func TestOpenNotLinkRefusesLinks(t *testing.T) {
+	dir := t.TempDir()
+	photo := filepath.Join(dir, "photo.jpg")
+	writeFile(t, photo, "bytes")
+	link := filepath.Join(dir, "lock")
+	if !symlinkOrLog(t, photo, link) {
+		t.Skip("no symbolic links here (see the log)")
+	}
+	if f, err := OpenNotLink(link, os.O_RDWR|os.O_CREATE, 0o644); !errors.Is(err, ErrIsLink) {
+		if err == nil {
+			f.Close()
+		}
+		t.Fatalf("OpenNotLink on a link: %v; want ErrIsLink", err)
+	}
+	f, err := OpenNotLink(filepath.Join(dir, "new"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatalf("OpenNotLink creating a file: %v", err)
+	}
+	f.Close()
+	if got, _ := os.ReadFile(photo); string(got) != "bytes" {
+		t.Errorf("the file behind the link changed: %q", got)
+	}
+}
+
+// symlinkOrLog makes a symbolic link, or says why it cannot: Windows
+// without Developer Mode refuses, and Wine 8 reports success but creates
+// nothing (CreateSymbolicLinkW is a stub there).
+func symlinkOrLog(t *testing.T, oldname, newname string) bool {
+	t.Helper()
+	if err := os.Symlink(oldname, newname); err != nil {
+		t.Logf("no symbolic links (Developer Mode needed on Windows): %v", err)
+		return false
+	}
+	if _, err := os.Lstat(newname); err != nil {
+		t.Logf("the symbolic link was reported made but is not there (Wine 8): %v", err)
+		return false
+	}
+	return true
 }

@@ -1,8 +1,9 @@
 package store
 
 import (
-	"errors"
 	"os"
+
+	"shoebox/internal/fsx"
 
 	"golang.org/x/sys/windows"
 )
@@ -19,18 +20,15 @@ func lockRange() *windows.Overlapped {
 	return &windows.Overlapped{Offset: uint32(lockOffset & 0xffffffff), OffsetHigh: uint32(lockOffset >> 32)}
 }
 
-// errIsLink is what openNoFollow fails with on a symbolic link.
-var errIsLink = errors.New("symbolic link")
+// errIsLink is what openNoFollow fails with on a symbolic link or junction.
+var errIsLink = fsx.ErrIsLink
 
 // openNoFollow opens (creating) path for reading and writing, refusing a
 // symbolic link or junction at the name itself. Windows has no O_NOFOLLOW:
-// the name is checked first, then opened; a link swapped in between takes
-// a privilege (symbolic links) that the user's own programs rarely hold.
+// fsx.OpenNotLink opens the name itself and checks the handle, so nothing
+// can be swapped in between.
 func openNoFollow(path string) (*os.File, error) {
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&(os.ModeSymlink|os.ModeIrregular) != 0 {
-		return nil, &os.PathError{Op: "open", Path: path, Err: errIsLink}
-	}
-	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	return fsx.OpenNotLink(path, os.O_RDWR|os.O_CREATE, 0o644)
 }
 
 // tryLock takes an exclusive LockFileEx on one byte of f without waiting.

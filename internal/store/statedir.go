@@ -21,8 +21,8 @@ func requireRealFolder(dir string) error {
 	switch {
 	case err != nil:
 		return fmt.Errorf("state folder %q: %w", dir, err)
-	case fi.Mode()&os.ModeSymlink != 0:
-		return fmt.Errorf("state folder %q is a symbolic link: %w; shoebox keeps its state only in a real folder, so that clearing its scratch stores can never reach other files (remove the link)", dir, ErrNotOurs)
+	case fi.Mode()&(os.ModeSymlink|os.ModeIrregular) != 0: // Irregular: a junction, on Windows
+		return fmt.Errorf("state folder %q is a symbolic link or junction: %w; shoebox keeps its state only in a real folder, so that clearing its scratch stores can never reach other files (remove the link)", dir, ErrNotOurs)
 	case !fi.IsDir():
 		return fmt.Errorf("state folder %q is not a folder: %w; move that file away", dir, ErrNotOurs)
 	}
