@@ -8,7 +8,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -56,25 +55,6 @@ func mustFinish(t *testing.T, fifo, what string, stage func() error) {
 		unblockFIFO(fifo)
 		t.Fatalf("%s blocked on the named pipe %s", what, fifo)
 	}
-}
-
-// reportedWith reports whether any event about path carries every fragment.
-func (r *recorder) reportedWith(path string, fragments ...string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, ev := range r.events {
-		if ev.Src != path && !strings.Contains(ev.Reason, path) {
-			continue
-		}
-		all := true
-		for _, f := range fragments {
-			all = all && strings.Contains(ev.Reason, f)
-		}
-		if all {
-			return true
-		}
-	}
-	return false
 }
 
 // TestFIFOSwappedInAfterScanNeverBlocks replaces a scanned photo (or

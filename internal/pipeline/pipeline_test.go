@@ -72,6 +72,25 @@ type recorder struct {
 
 func (r *recorder) add(ev Event) { r.mu.Lock(); r.events = append(r.events, ev); r.mu.Unlock() }
 
+// reportedWith reports whether any event about path carries every fragment.
+func (r *recorder) reportedWith(path string, fragments ...string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, ev := range r.events {
+		if ev.Src != path && !strings.Contains(ev.Reason, path) {
+			continue
+		}
+		all := true
+		for _, f := range fragments {
+			all = all && strings.Contains(ev.Reason, f)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
 // moves lists "outcome src -> dst" lines, sorted, with dry-run outcomes
 // mapped to their real-run names so the two can be compared.
 func (r *recorder) moves(src, dst string) []string {
