@@ -73,6 +73,7 @@ ffmpeg $clip -c:v mpeg4 -metadata creation_time=2010-02-03T21:17:48Z -y mkv-date
 ffmpeg $clip -c:v ffv1 -metadata creation_time=2021-12-31T23:59:59Z -y mkv-ffv1.mkv
 ffmpeg $clip -c:v libvpx -b:v 20k -metadata creation_time=2020-06-15T12:00:00Z -y webm-dated.webm
 ffmpeg $clip -c:v mpeg4 -fflags +bitexact -y mkv-nodate.mkv
+ffmpeg $clip -c:v libvpx -b:v 20k -fflags +bitexact -f webm -y webm-nodate.webm
 
 # ASF / WMV / WMA -----------------------------------------------------
 ffmpeg $clip -c:v wmv1 -metadata creation_time=2004-10-28T17:23:34Z -y asf-dated.wmv
@@ -228,6 +229,9 @@ convert -size 64x64 xc:green heic-nodate.heic
 ffmpeg -hide_banner -loglevel error -f lavfi -i testsrc=size=16x16:rate=25 -t 0.2 \
 	-metadata creation_time=2003-01-02T03:04:05Z -f mpeg -y mpeg-ps.mpg
 convert -size 8x8 xc:red bmp-plain.bmp
+ffmpeg -hide_banner -loglevel error -f lavfi -i testsrc=size=16x16:rate=25 -t 0.2 -c:v mpeg2video \
+	-metadata creation_time=2003-01-02T03:04:05Z -f vob -y mpeg-ps-vob.mpg
+convert -size 8x8 xc:blue BMP3:bmp-v3.bmp
 
 exiftool -json -G1 -a $(for e in $exts; do ls ./*."$e" 2>/dev/null; done) > truth-exiftool.json
 ls -l
