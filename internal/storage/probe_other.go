@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !windows
 
 package storage
 
@@ -7,7 +7,7 @@ import (
 	"os"
 )
 
-// Probe tells what kind of storage path is on. Outside Linux there is no
+// Probe tells what kind of storage path is on. Outside Linux and Windows there is no
 // mountinfo or sysfs to read, so every existing path is Unknown.
 func Probe(path string) (Info, error) {
 	if _, err := os.Stat(path); err != nil && !os.IsNotExist(err) {
