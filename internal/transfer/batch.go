@@ -38,9 +38,6 @@ func (e *Executor) Stage(ctx context.Context, op Op) (*Staged, Result) {
 	return &Staged{r: r}, Result{}
 }
 
-// Op is the operation being staged.
-func (s *Staged) Op() Op { return s.r.op }
-
 // Size is how many bytes the staged temp holds.
 func (s *Staged) Size() int64 { return s.r.op.Size }
 
