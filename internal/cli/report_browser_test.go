@@ -2,10 +2,14 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"html"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -94,6 +98,114 @@ func TestReportInBrowser(t *testing.T) {
 		}
 		if err != nil {
 			t.Fatalf("keep the screenshot in %s: %v", keep, err)
+		}
+	}
+}
+
+// layoutCheck, put at the end of a copy of the page, measures the laid-out
+// page in the browser and writes what it found into the DOM for
+// --dump-dom: the viewport's width, the page's scroll width, every
+// element reaching past the viewport, and every word of the title that
+// was broken across lines.
+const layoutCheck = `<script>
+(function () {
+  const vw = document.documentElement.clientWidth;
+  const wide = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const r = el.getBoundingClientRect();
+    if ((r.width > 0 || r.height > 0) && (r.right > vw + 0.5 || r.left < -0.5)) {
+      wide.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + ' ' + Math.round(r.left) + '..' + Math.round(r.right));
+    } else if (!(el instanceof SVGElement) && el.clientWidth > 0 && r.left + el.scrollWidth > vw + 0.5 && getComputedStyle(el).overflowX === 'visible') {
+      // its box fits, but its text runs out of it past the viewport
+      wide.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + ' holds ' + Math.round(r.left + el.scrollWidth) + ' px: ' + el.textContent.slice(0, 60));
+    }
+  }
+  const broken = [];
+  const h1 = document.querySelector('h1');
+  // A word longer than the whole line (a long folder name) must break
+  // somewhere; any other must not.
+  const pen = document.createElement('canvas').getContext('2d');
+  pen.font = getComputedStyle(h1).font;
+  const fits = (w) => pen.measureText(w).width < h1.clientWidth;
+  const walk = document.createTreeWalker(h1, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    for (const m of n.data.matchAll(/[^\s\/]+/g)) {
+      const rg = document.createRange();
+      rg.setStart(n, m.index);
+      rg.setEnd(n, m.index + m[0].length);
+      if (rg.getClientRects().length > 1 && fits(m[0])) broken.push(m[0]);
+    }
+  }
+  const pre = document.createElement('pre');
+  pre.id = 'layout-check';
+  pre.textContent = JSON.stringify({vw: vw, scroll: document.documentElement.scrollWidth, wide: wide, broken: broken});
+  document.body.appendChild(pre);
+  if (window.parent !== window) window.parent.postMessage(pre.textContent, '*');
+})();
+</script>`
+
+// phoneFrame shows the probe in a frame of a phone's width (headless
+// Chromium's window is at least 500 px wide) and copies the frame's
+// findings into its own DOM.
+const phoneFrame = `<!DOCTYPE html><html><body style="margin:0">
+<pre id="layout-check"></pre>
+<iframe src="probe.html" style="width:%dpx;height:900px;border:0"></iframe>
+<script>addEventListener('message', (e) => { document.getElementById('layout-check').textContent = e.data; });</script>
+</body></html>`
+
+type layoutFacts struct {
+	VW     int      `json:"vw"`
+	Scroll int      `json:"scroll"`
+	Wide   []string `json:"wide"`
+	Broken []string `json:"broken"`
+}
+
+// TestReportLayoutAtDesktopAndPhoneWidths renders the report at a
+// desktop's and a phone's width: nothing is wider than the viewport (the
+// charts scale to their card), the title breaks only between words and
+// folder names, and the numbers still equal the summary.
+func TestReportLayoutAtDesktopAndPhoneWidths(t *testing.T) {
+	bin := chromium(t)
+	rt := newReportTree(t)
+	page := filepath.Join(rt.out, "report.html")
+	r := rt.run("sort", "--no-mtime", "--json", "--report", page, rt.src1, rt.src2, rt.lib)
+	if r.code != ExitIncomplete {
+		t.Fatalf("want exit 3 (the tree has unreadable files):\n%s", r)
+	}
+	_, sum := jsonSummary(t, r.stdout)
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe := filepath.Join(t.TempDir(), "probe.html")
+	if err := os.WriteFile(probe, []byte(strings.Replace(string(b), "</body>", layoutCheck+"</body>", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, width := range []int{1280, 400} {
+		dom := string(headless(t, bin, probe, "--dump-dom", fmt.Sprintf("--window-size=%d,900", max(width, 500)), "--hide-scrollbars"))
+		checkReport(t, readReport(t, dom), sum)
+		if width < 500 {
+			frame := filepath.Join(filepath.Dir(probe), "phone.html")
+			if err := os.WriteFile(frame, []byte(fmt.Sprintf(phoneFrame, width)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dom = string(headless(t, bin, frame, "--dump-dom", "--window-size=800,1000", "--hide-scrollbars",
+				"--virtual-time-budget=5000"))
+		}
+		_, rest, ok := strings.Cut(dom, `<pre id="layout-check">`)
+		js, _, _ := strings.Cut(rest, "</pre>")
+		var f layoutFacts
+		if !ok || json.Unmarshal([]byte(html.UnescapeString(js)), &f) != nil {
+			t.Fatalf("width %d: the layout check did not run:\n%.2000s", width, rest)
+		}
+		if f.VW != width {
+			t.Errorf("viewport is %d px wide, asked for %d", f.VW, width)
+		}
+		if f.Scroll > f.VW || len(f.Wide) > 0 {
+			t.Errorf("at %d px the page scrolls sideways (%d px wide); elements past the viewport: %v", width, f.Scroll, f.Wide)
+		}
+		if len(f.Broken) > 0 {
+			t.Errorf("at %d px the title breaks inside the words %q", width, f.Broken)
 		}
 	}
 }

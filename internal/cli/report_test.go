@@ -293,7 +293,7 @@ func checkReport(t *testing.T, f reportFacts, sum pipeline.Summary) {
 	wantSections := map[string]int64{
 		"placed": sum.Transferred, "renamed": sum.Renamed, "identical": sum.Identical,
 		"duplicates": sum.Duplicates, "unknown_date": sum.UnknownDate, "failed": sum.Failed,
-		"problems": sum.Problems,
+		"problems": sum.Problems, "imported_before": sum.ImportedBefore,
 	}
 	for id, want := range wantSections {
 		if got := f.sections[id]; got != want {

@@ -46,8 +46,10 @@ func yearChart(months map[int]*[13]int64) template.HTML {
 	}
 	w := len(years)*slot + 16
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart" id="year-chart" role="img" aria-label="files per year" width="%d" height="%d" viewBox="0 0 %d %d" xmlns="http://www.w3.org/2000/svg">`,
-		w, top+plot+foot, w, top+plot+foot)
+	// No width attribute: the page's CSS scales the chart to its card,
+	// never past the size it is drawn at, so every year shows.
+	fmt.Fprintf(&b, `<svg class="chart" id="year-chart" role="img" aria-label="files per year" style="max-width:%dpx" viewBox="0 0 %d %d" xmlns="http://www.w3.org/2000/svg">`,
+		w, w, top+plot+foot)
 	fmt.Fprintf(&b, `<line class="axis" x1="4" x2="%d" y1="%d" y2="%d"/>`, w-4, top+plot, top+plot)
 	for i, y := range years {
 		n := yearTotal(months[y])
@@ -87,8 +89,9 @@ func monthChart(months map[int]*[13]int64) template.HTML {
 	const label, col, barW, head, row, plot, note = 58, 38, 26, 20, 62, 40, 150
 	w := label + 12*col + note
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart" id="month-chart" role="img" aria-label="files per month" width="%d" height="%d" viewBox="0 0 %d %d" xmlns="http://www.w3.org/2000/svg">`,
-		w, head+len(years)*row, w, head+len(years)*row)
+	// Scaled by the page's CSS to the card's width.
+	fmt.Fprintf(&b, `<svg class="chart" id="month-chart" role="img" aria-label="files per month" viewBox="0 0 %d %d" xmlns="http://www.w3.org/2000/svg">`,
+		w, head+len(years)*row)
 	for m := 1; m <= 12; m++ {
 		fmt.Fprintf(&b, `<text class="label" x="%d" y="14">%s</text>`, label+(m-1)*col+col/2, monthNames[m])
 	}
@@ -116,6 +119,16 @@ func monthBar(b *strings.Builder, year, month int, n, maxV int64, x, base, barW,
 	fmt.Fprintf(b, `<g class="bar" data-month="%d-%02d" data-count="%d"><title>%s %d: %s files</title>`, year, month, n, monthNames[month], year, group(n))
 	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" rx="2"/>`, x, base-h, barW, h)
 	fmt.Fprintf(b, `<text class="count small" x="%d" y="%d">%s</text></g>`, x+barW/2, base-h-3, group(n))
+}
+
+// breakable is s, escaped, with a line-break opportunity after each path
+// separator: a long library path in the title wraps between folder names,
+// not inside a word.
+func breakable(s string) template.HTML {
+	e := html.EscapeString(s)
+	e = strings.ReplaceAll(e, "/", "/<wbr>")
+	e = strings.ReplaceAll(e, `\`, `\<wbr>`)
+	return template.HTML(e)
 }
 
 // group writes n with thousands separators: 1,234,567.

@@ -73,6 +73,7 @@ type Collector struct {
 	noDate      capped[Move]
 	byModTime   capped[Move]    // dated only by their modification time
 	doubted     capped[Trouble] // sent to unknown: their modification time looked like a copy's
+	importedBef capped[Trouble] // imported by an earlier run, since deleted or changed in the library: left out
 	failures    capped[Trouble]
 	unreadable  capped[Trouble]
 	filtered    capped[Trouble] // left out by a filter, with the rule
@@ -85,20 +86,21 @@ type Collector struct {
 // NewCollector returns an empty Collector for a run into dest (absolute).
 func NewCollector(dest string) *Collector {
 	return &Collector{
-		dest:       dest,
-		months:     map[int]*[13]int64{},
-		dirs:       map[string]*folder{},
-		renames:    capped[Move]{cap: ListCap},
-		identical:  capped[Move]{cap: ListCap},
-		duplicates: capped[Move]{cap: ListCap},
-		noDate:     capped[Move]{cap: ListCap},
-		byModTime:  capped[Move]{cap: ListCap},
-		doubted:    capped[Trouble]{cap: ListCap},
-		failures:   capped[Trouble]{cap: ListCap},
-		unreadable: capped[Trouble]{cap: ListCap},
-		filtered:   capped[Trouble]{cap: ListCap},
-		warnings:   capped[string]{cap: ListCap},
-		keptAt:     map[string]string{},
+		dest:        dest,
+		months:      map[int]*[13]int64{},
+		dirs:        map[string]*folder{},
+		renames:     capped[Move]{cap: ListCap},
+		identical:   capped[Move]{cap: ListCap},
+		duplicates:  capped[Move]{cap: ListCap},
+		noDate:      capped[Move]{cap: ListCap},
+		byModTime:   capped[Move]{cap: ListCap},
+		doubted:     capped[Trouble]{cap: ListCap},
+		importedBef: capped[Trouble]{cap: ListCap},
+		failures:    capped[Trouble]{cap: ListCap},
+		unreadable:  capped[Trouble]{cap: ListCap},
+		filtered:    capped[Trouble]{cap: ListCap},
+		warnings:    capped[string]{cap: ListCap},
+		keptAt:      map[string]string{},
 	}
 }
 
@@ -146,6 +148,8 @@ func (c *Collector) op(ev pipeline.Event) {
 		}
 	case pipeline.OutIgnored:
 		c.ignored++
+	case pipeline.OutImportedBefore:
+		c.importedBef.add(Trouble{ev.Src, ev.Reason})
 	case pipeline.OutFiltered:
 		c.filtered.add(Trouble{ev.Src, ev.Reason})
 	case pipeline.OutFailed:

@@ -80,6 +80,7 @@ type page struct {
 	NoDate      section[Move]
 	ByModTime   section[Move]
 	Doubted     section[Trouble]
+	ImportedBef section[Trouble]
 	Failures    section[Trouble]
 	Unreadable  section[Trouble]
 	Filtered    section[Trouble]
@@ -109,6 +110,7 @@ func (c *Collector) view(run Run, sum pipeline.Summary) page {
 		NoDate:      sectionOf(&c.noDate),
 		ByModTime:   sectionOf(&c.byModTime),
 		Doubted:     sectionOf(&c.doubted),
+		ImportedBef: sectionOf(&c.importedBef),
 		Failures:    sectionOf(&c.failures),
 		Unreadable:  sectionOf(&c.unreadable),
 		Filtered:    sectionOf(&c.filtered),

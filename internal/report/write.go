@@ -20,8 +20,9 @@ import (
 var pageSource string
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"group": group,
-	"has":   func(n int64) bool { return n > 0 },
+	"group":     group,
+	"breakable": breakable,
+	"has":       func(n int64) bool { return n > 0 },
 }).Parse(pageSource))
 
 // generatorMarker is how a page shoebox wrote is recognised: by its
