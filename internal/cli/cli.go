@@ -96,6 +96,9 @@ func runCommand(ctx context.Context, env Env, args []string) error {
 	case "completion":
 		return cmdCompletion(env, args[1:])
 	case "version", "--version", "-version", "-V":
+		if len(args) > 1 && (args[1] == "-h" || args[1] == "--help") {
+			return cmdHelp(env, args[:1])
+		}
 		fmt.Fprintf(env.Stdout, "shoebox %s\n", version())
 		return nil
 	case "help", "--help", "-help", "-h":

@@ -173,12 +173,18 @@ func cmdHelp(env Env, args []string) error {
 		fmt.Fprint(env.Stdout, mainHelp)
 		return nil
 	}
-	if args[0] == "man" { // the man page, rendered from these texts (man.go)
+	switch args[0] {
+	case "man": // the man page, rendered from these texts (man.go)
 		return writeMan(env.Stdout)
+	case "-h", "--help", "help", "version":
+		// help and version have no flags of their own: their usage lines
+		// are in the main help.
+		fmt.Fprint(env.Stdout, mainHelp)
+		return nil
 	}
 	h, ok := helps[args[0]]
 	if !ok {
-		return usagef("no help for %q (commands: sort, explain, log, undo, index, completion)", args[0])
+		return usagef("no help for %q%s (commands: sort, explain, log, undo, index, completion)", args[0], suggestCommand(args[0]))
 	}
 	fmt.Fprint(env.Stdout, h)
 	return nil
