@@ -91,10 +91,17 @@ type chaosCase struct {
 	mode     chaosMode
 	sortKill chaosKill
 	undoKill chaosKill
+	// backup: a copy run with --backup (every other copy seed): after the
+	// re-run the backup folder must mirror the library, after undo be empty.
+	backup bool
 }
 
 func (c chaosCase) String() string {
-	return fmt.Sprintf("seed %d: %s, sort %s, undo %s", c.seed, c.mode.name, c.sortKill, c.undoKill)
+	name := c.mode.name
+	if c.backup {
+		name += " --backup"
+	}
+	return fmt.Sprintf("seed %d: %s, sort %s, undo %s", c.seed, name, c.sortKill, c.undoKill)
 }
 
 // newChaosCase derives everything from the seed; runTime is how long an
@@ -102,6 +109,7 @@ func (c chaosCase) String() string {
 func newChaosCase(seed uint64, runTime time.Duration) chaosCase {
 	rng := rand.New(rand.NewPCG(seed, 0x5ee0))
 	c := chaosCase{seed: seed, mode: chaosModes[seed%uint64(len(chaosModes))]}
+	c.backup = c.mode.mode == "copy" && (seed/uint64(len(chaosModes)))%2 == 0
 	points := []string{fsx.AfterTempWrite, fsx.AfterSync, fsx.AfterRename, fsx.AfterRemoveSource}
 	if rng.IntN(3) == 0 {
 		c.sortKill.crashAt = fmt.Sprintf("%s:%d", points[rng.IntN(len(points))], 1+rng.IntN(40))
@@ -317,6 +325,10 @@ func runChaosCase(t *testing.T, c chaosCase, master *library, ref *chaosRef, mou
 	defer cleanup()
 	start := snapshotTree(t, src)
 	args := []string{"sort", "--mode", c.mode.mode, src, dest}
+	bak := filepath.Join(filepath.Dir(dest), "bak")
+	if c.backup {
+		args = []string{"sort", "--mode", c.mode.mode, "--backup", bak, src, dest}
+	}
 
 	var outputs []string
 	defer func() {
@@ -341,6 +353,13 @@ func runChaosCase(t *testing.T, c chaosCase, master *library, ref *chaosRef, mou
 	checkHistoryClaims(t, "after the re-run", dest)
 	lib, srcNow := snapshotTree(t, dest), snapshotTree(t, src)
 	checkNoTemps(t, "after the re-run", lib, srcNow)
+	if c.backup {
+		bakNow := snapshotTree(t, bak)
+		checkNoTemps(t, "after the re-run, in the backup", bakNow)
+		if diff := diffTrees(bakNow, lib); diff != "" {
+			t.Errorf("after the re-run the backup does not mirror the library:\n%s", diff)
+		}
+	}
 	if diff := diffCounts(lib.keys(src), ref.lib); diff != "" {
 		t.Errorf("after the re-run the library differs from an uninterrupted run's (entry: got, want):\n%s", diff)
 	}
@@ -376,6 +395,11 @@ func runChaosCase(t *testing.T, c chaosCase, master *library, ref *chaosRef, mou
 		undoOut += out
 	}
 	checkChaosUndone(t, start, src, dest, undoOut)
+	if c.backup {
+		if left := snapshotTree(t, bak); len(left) > 0 {
+			t.Errorf("after undo the backup still holds %d entries: %v", len(left), left)
+		}
+	}
 	checkHistoryClaims(t, "after the undo", dest)
 }
 

@@ -50,10 +50,10 @@ func parseCrashAt(spec string) (string, int64, error) {
 	return point, nth, nil
 }
 
-// sortWithCrash runs `sort [--mode M] SRC DEST` as cli would configure it,
+// sortWithCrash runs `sort [--mode M] [--backup DIR] SRC DEST` as cli would configure it,
 // recording the same command line in the journal, through fsx.Faults.
 func sortWithCrash(args []string, point string, nth int64) int {
-	mode, src, dest, err := parseSortArgs(args)
+	mode, backup, src, dest, err := parseSortArgs(args)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -72,7 +72,7 @@ func sortWithCrash(args []string, point string, nth int64) int {
 	})
 	cfg := pipeline.Config{
 		Sources: []string{src}, Dest: dest, Template: tmpl, UnknownDir: "unknown",
-		Mode: mode, Workers: 4, Dedup: true, VideoTZ: time.Local, Args: args, FS: fsys,
+		Mode: mode, Workers: 4, Dedup: true, VideoTZ: time.Local, Args: args, FS: fsys, Backup: backup,
 	}
 	run, err := pipeline.Open(cfg)
 	if err != nil {
@@ -90,21 +90,23 @@ func sortWithCrash(args []string, point string, nth int64) int {
 	return 0 // the crash point was never reached that often
 }
 
-func parseSortArgs(args []string) (transfer.Mode, string, string, error) {
-	mode := transfer.Copy
+func parseSortArgs(args []string) (mode transfer.Mode, backup, src, dest string, err error) {
+	mode = transfer.Copy
 	rest := args
 	if len(rest) > 0 && rest[0] == "sort" {
 		rest = rest[1:]
 	}
 	if len(rest) >= 2 && rest[0] == "--mode" {
-		m, err := transfer.ParseMode(rest[1])
-		if err != nil {
-			return mode, "", "", err
+		if mode, err = transfer.ParseMode(rest[1]); err != nil {
+			return mode, "", "", "", err
 		}
-		mode, rest = m, rest[2:]
+		rest = rest[2:]
+	}
+	if len(rest) >= 2 && rest[0] == "--backup" {
+		backup, rest = rest[1], rest[2:]
 	}
 	if len(rest) != 2 {
-		return mode, "", "", fmt.Errorf("crash child: want sort [--mode M] SRC DEST, got %q", args)
+		return mode, "", "", "", fmt.Errorf("crash child: want sort [--mode M] [--backup DIR] SRC DEST, got %q", args)
 	}
-	return mode, rest[0], rest[1], nil
+	return mode, backup, rest[0], rest[1], nil
 }

@@ -23,7 +23,7 @@ func ejectSources(env Env, f sortFlags, cfg pipeline.Config, sum pipeline.Summar
 		say("not done: %s; the sources stay mounted, so that the same command can finish the job", notAllSafe(sum, runErr))
 		return
 	}
-	results, err := eject.Volumes(cfg.Sources, cfg.Dest)
+	results, err := eject.Volumes(cfg.Sources, cfg.Dest, cfg.Backup)
 	if errors.Is(err, eject.ErrUnsupported) {
 		say("%s: unmount the card yourself", err)
 		return
@@ -35,7 +35,7 @@ func ejectSources(env Env, f sortFlags, cfg pipeline.Config, sum pipeline.Summar
 	for _, r := range results {
 		switch {
 		case r.Done && !f.quiet:
-			say("%s (%s) unmounted (%s): every file is in the library; the card can be removed", shown(r.Point), shown(r.Device), shown(r.Why))
+			say("%s (%s) unmounted (%s): every file is in the library%s; the card can be removed", shown(r.Point), shown(r.Device), shown(r.Why), andBackup(cfg))
 		case !r.Done:
 			say("%s left mounted: %s", shown(r.Source), shown(r.Why))
 		}
@@ -55,4 +55,12 @@ func notAllSafe(sum pipeline.Summary, runErr error) string {
 		return "the run stopped: " + shown(runErr.Error())
 	}
 	return "the run did not finish"
+}
+
+// andBackup names the backup in the eject line of a run with --backup.
+func andBackup(cfg pipeline.Config) string {
+	if cfg.Backup == "" {
+		return ""
+	}
+	return " and in the backup"
 }

@@ -37,6 +37,23 @@ func TestEjectUnmountsALoopMountedCard(t *testing.T) {
 			t.Errorf("the photo is not in the library: %v", err)
 		}
 	})
+	t.Run("with --backup, unmounts once both copies are in", func(t *testing.T) {
+		mnt := loopCard(t)
+		base := t.TempDir()
+		lib, bak := filepath.Join(base, "lib"), filepath.Join(base, "bak")
+		r := shoebox("sort", "--eject", "--backup", bak, mnt, lib)
+		if r.code != ExitOK || !strings.Contains(r.stderr, "every file is in the library and in the backup") {
+			t.Fatalf("want a clean run that unmounts, naming the backup:\n%s", r)
+		}
+		if mounted(t, mnt) {
+			t.Errorf("%s is still mounted after --eject", mnt)
+		}
+		for _, root := range []string{lib, bak} {
+			if _, err := os.Stat(filepath.Join(root, "2019", "2019-07-04", "IMG_1.JPG")); err != nil {
+				t.Errorf("the photo is not in %s: %v", root, err)
+			}
+		}
+	})
 	t.Run("a failure leaves it mounted", func(t *testing.T) {
 		mnt := loopCard(t)
 		base := t.TempDir()

@@ -25,6 +25,7 @@ func printSummary(w io.Writer, s pipeline.Summary, dest string) {
 	}
 	row(verb, s.Transferred-s.Renamed)
 	row(verb+" renamed", s.Renamed)
+	row("backup copies", s.BackupCopies)
 	row("already in library", s.Identical)
 	row("imported before", s.ImportedBefore)
 	row("duplicates", s.Duplicates)

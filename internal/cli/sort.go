@@ -24,6 +24,7 @@ const DefaultTemplate = "{year}/{year}-{month}-{day}/{name}{ext}"
 
 type sortFlags struct {
 	template, mode, unknown, videoTZ, tz, report string
+	backup                                       string // --backup DIR: a second copy of every file transferred
 	workers                                      int
 	dryRun, dedup, verify, follow, hidden        bool
 	noMtime, jsonOut, quiet, deleteDups, verbose bool
@@ -49,6 +50,7 @@ func (f *sortFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.noMtime, "no-mtime", false, "")
 	fs.BoolVar(&f.trustMtime, "mtime", false, "")
 	fs.BoolVar(&f.eject, "eject", false, "")
+	fs.StringVar(&f.backup, "backup", "", "")
 	fs.StringVar(&f.videoTZ, "video-tz", "local", "")
 	fs.StringVar(&f.tz, "tz", "", "")
 	fs.BoolVar(&f.jsonOut, "json", false, "")
@@ -145,7 +147,7 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 		Template: tmpl, UnknownDir: unknown, NoModTime: f.noMtime, TrustModTime: f.trustMtime,
 		Mode: mode, Workers: f.workers, DryRun: f.dryRun, Dedup: f.dedup, Verify: f.verify,
 		FollowLinks: f.follow, Hidden: f.hidden, VideoTZ: tz, DeleteDuplicates: f.deleteDups,
-		PhotoTZ: photoTZ, Checksum: f.checksum, Reimport: f.reimport, Shift: shifts,
+		PhotoTZ: photoTZ, Checksum: f.checksum, Reimport: f.reimport, Shift: shifts, Backup: f.backup,
 	}, nil
 }
 
@@ -327,6 +329,9 @@ func printPlanned(w io.Writer, ev pipeline.Event) {
 	switch ev.Outcome {
 	case pipeline.OutPlanned, pipeline.OutPlannedAs:
 		fmt.Fprintf(w, "%-14s %s -> %s\n", ev.Outcome, shown(ev.Src), shown(ev.Dst))
+		if ev.Backup != "" {
+			fmt.Fprintf(w, "%-14s %s -> %s\n", "  and backup", shown(ev.Src), shown(ev.Backup))
+		}
 	case pipeline.OutIdentical, pipeline.OutDuplicate, pipeline.OutDupPlanned, pipeline.OutImportedBefore:
 		fmt.Fprintf(w, "%-14s %s = %s\n", ev.Outcome, shown(ev.Src), shown(ev.SameAs))
 	}

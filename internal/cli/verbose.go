@@ -53,5 +53,8 @@ func placedBecause(ev pipeline.Event) string {
 	if ev.Reason != "" {
 		why = append(why, ev.Reason)
 	}
+	if ev.Backup != "" {
+		why = append(why, "backup "+ev.Backup)
+	}
 	return strings.Join(why, "; ")
 }

@@ -8,10 +8,14 @@ import (
 
 // Volumes ejects, with diskutil, the volumes under /Volumes holding the
 // sources; the system disk and the library's volume are left alone.
-func Volumes(sources []string, dest string) ([]Result, error) {
+func Volumes(sources []string, dest, backup string) ([]Result, error) {
 	var out []Result
 	done := map[string]bool{}
 	lib, _ := filepath.Abs(dest)
+	bak := ""
+	if backup != "" {
+		bak, _ = filepath.Abs(backup)
+	}
 	for _, src := range sources {
 		res := Result{Source: src}
 		abs, _ := filepath.Abs(src)
@@ -27,6 +31,8 @@ func Volumes(sources []string, dest string) ([]Result, error) {
 			continue
 		case lib == res.Point || strings.HasPrefix(lib, res.Point+"/"):
 			res.Why = "the library is on the same volume (" + res.Point + ")"
+		case bak != "" && (bak == res.Point || strings.HasPrefix(bak, res.Point+"/")):
+			res.Why = "the backup is on the same volume (" + res.Point + ")"
 		default:
 			done[res.Point] = true
 			b, err := exec.Command("diskutil", "eject", res.Point).CombinedOutput()

@@ -12,7 +12,7 @@ import (
 
 // Volumes unmounts the volumes holding sources, each once. dest is the
 // library: a volume that holds it too is left mounted.
-func Volumes(sources []string, dest string) ([]Result, error) {
+func Volumes(sources []string, dest, backup string) ([]Result, error) {
 	f, err := os.Open("/proc/self/mountinfo")
 	if err != nil {
 		return nil, fmt.Errorf("read the mount table: %w", err)
@@ -26,7 +26,7 @@ func Volumes(sources []string, dest string) ([]Result, error) {
 	done := map[string]bool{}
 	for _, src := range sources {
 		res := Result{Source: src}
-		m, why := volumeOf(mounts, src, dest)
+		m, why := volumeOf(mounts, src, dest, backup)
 		res.Point, res.Device = m.Point, m.Source
 		switch {
 		case why != "":
@@ -44,7 +44,7 @@ func Volumes(sources []string, dest string) ([]Result, error) {
 
 // volumeOf finds the mount holding src and says why it may not be
 // unmounted ("" when it may).
-func volumeOf(mounts []storage.Mount, src, dest string) (storage.Mount, string) {
+func volumeOf(mounts []storage.Mount, src, dest, backup string) (storage.Mount, string) {
 	real, err := filepath.EvalSymlinks(src)
 	if err != nil {
 		return storage.Mount{}, fmt.Sprintf("cannot resolve %q: %v", src, err)
@@ -57,9 +57,14 @@ func volumeOf(mounts []storage.Mount, src, dest string) (storage.Mount, string) 
 	if m.Point == "/" {
 		return m, "it is on the system's root filesystem"
 	}
-	if lib, err := filepath.EvalSymlinks(dest); err == nil {
-		if lm, ok := storage.MountOf(mounts, lib); ok && lm.Point == m.Point {
-			return m, fmt.Sprintf("the library is on the same volume (%s)", m.Point)
+	for _, keep := range []struct{ what, path string }{{"library", dest}, {"backup", backup}} {
+		if keep.path == "" {
+			continue
+		}
+		if p, err := filepath.EvalSymlinks(keep.path); err == nil {
+			if km, ok := storage.MountOf(mounts, p); ok && km.Point == m.Point {
+				return m, fmt.Sprintf("the %s is on the same volume (%s)", keep.what, m.Point)
+			}
 		}
 	}
 	if !removable(m.Source) {

@@ -71,6 +71,11 @@ type Config struct {
 	// Reimport (--reimport) brings back files imported before and since
 	// deleted or changed in the library.
 	Reimport bool
+	// Backup (--backup) is a folder that gets a second copy of every
+	// file transferred, under the same path as in the library, written in
+	// the same pass over the source (copy mode only). "": none.
+	Backup string
+
 	// Shift corrects cameras' clocks (--shift): the chosen capture date
 	// of each file a rule names moves by its amount before the layout.
 	Shift *shift.Rules
@@ -92,6 +97,7 @@ type Run struct {
 	nextSeq  uint64
 	nextOp   uint64
 	runID    string
+	backup   string // absolute --backup folder, "" for none
 	journalP string
 
 	imports        *importlog.Log      // the library's import history; nil when unusable
@@ -245,6 +251,38 @@ func (r *Run) resolvePaths() error {
 		}
 		r.sources = append(r.sources, abs)
 	}
+	return r.resolveBackup()
+}
+
+// resolveBackup checks --backup: copy mode only, and a folder apart from
+// the library and every source (a backup inside a source would be sorted
+// next time; one inside the library would be a second library in it).
+func (r *Run) resolveBackup() error {
+	if r.cfg.Backup == "" {
+		return nil
+	}
+	if r.cfg.Mode != transfer.Copy {
+		return fmt.Errorf("%w: --backup makes its second copy in the same pass as a copy: it needs --mode copy, not %s", ErrConfig, r.cfg.Mode)
+	}
+	abs, err := filepath.Abs(r.cfg.Backup)
+	if err != nil {
+		return fmt.Errorf("--backup %q: %w", r.cfg.Backup, err)
+	}
+	apart := func(what, p string) error {
+		if abs == p || within(abs, p) || within(p, abs) || sameFolder(abs, p) {
+			return fmt.Errorf("%w: --backup %q and the %s %q overlap: the backup must be a folder of its own, outside both", ErrConfig, r.cfg.Backup, what, p)
+		}
+		return nil
+	}
+	if err := apart("library", r.dest); err != nil {
+		return err
+	}
+	for _, s := range r.sources {
+		if err := apart("source", s); err != nil {
+			return err
+		}
+	}
+	r.backup = abs
 	return nil
 }
 

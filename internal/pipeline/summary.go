@@ -38,6 +38,7 @@ type Event struct {
 	DateSource string    `json:"date_source,omitempty"` // exif, quicktime, xmp, filename, mtime, none
 	DateTag    string    `json:"date_tag,omitempty"`
 	Shift      string    `json:"shift,omitempty"`     // --shift applied to the date: "+1h30m (EOS=+1h30m)"
+	Backup     string    `json:"backup,omitempty"`    // --backup: the second copy's path
 	DateNote   string    `json:"date_note,omitempty"` // why a file dated only by its modification time went to the unknown folder
 	Reason     string    `json:"reason,omitempty"`    // failures, ignored files, problems, fallbacks
 	Stage      string    `json:"stage,omitempty"`     // for "stage" and "problem"
@@ -69,7 +70,8 @@ type Summary struct {
 	DuplicatesRemoved int64            `json:"duplicates_removed"` // --delete-duplicates: duplicate sources removed (dry run: would be)
 	UnknownDate       int64            `json:"unknown_date"`
 	ModTimeOnly       int64            `json:"dated_by_mtime"`
-	ModTimeDistrusted int64            `json:"mtime_not_trusted"` // dated only by a modification time that looks like a copy's: sent to the unknown folder (also counted in unknown_date)
+	BackupCopies      int64            `json:"backup_copies,omitempty"` // --backup: second copies in place (or planned), identical ones found there included
+	ModTimeDistrusted int64            `json:"mtime_not_trusted"`       // dated only by a modification time that looks like a copy's: sent to the unknown folder (also counted in unknown_date)
 	Failed            int64            `json:"failed"`
 	NotAttempted      int64            `json:"not_attempted"` // left for the next run after a stop (destination full)
 	Bytes             int64            `json:"bytes"`

@@ -285,7 +285,7 @@ func (r *Run) stopFor(err error) {
 
 func (r *Run) transferOp(o opRecord) transfer.Op {
 	return transfer.Op{Mode: r.cfg.Mode, Src: o.Src, Dst: o.Dst, Size: o.Size, ModTime: o.ModTime,
-		FollowLink: r.cfg.FollowLinks}
+		FollowLink: r.cfg.FollowLinks, Backup: r.backupPath(o.Dst)}
 }
 
 // collect counts results as they finish and syncs in batches.
@@ -342,6 +342,10 @@ func (r *Run) account(x opResult) {
 	default:
 		ev.Outcome = pick(r.cfg.DryRun, OutPlanned, OutTransferred)
 	}
+	if res.Backup != "" {
+		ev.Backup = res.Backup
+		r.sum.BackupCopies++
+	}
 	r.noteLanded(o)
 	r.rememberImport(plannedSource(o.planned), o.Dst, r.cfg.Mode == transfer.Symlink, false)
 	r.sum.Transferred++
@@ -386,7 +390,7 @@ func pick(dry bool, ifDry, ifReal Outcome) Outcome {
 
 // openExecutor starts the journal (real runs only) and the executor.
 func (r *Run) openExecutor() error {
-	opt := transfer.Options{FS: r.cfg.FS, DryRun: r.cfg.DryRun, Verify: r.cfg.Verify, Library: r.dest}
+	opt := transfer.Options{FS: r.cfg.FS, DryRun: r.cfg.DryRun, Verify: r.cfg.Verify, Library: r.dest, Backup: r.backup}
 	if !r.cfg.DryRun {
 		if err := os.MkdirAll(r.dest, 0o755); err != nil {
 			return fmt.Errorf("create destination %q: %w", r.dest, err)
@@ -449,4 +453,17 @@ func shiftNote(by time.Duration, rule string) string {
 		return ""
 	}
 	return fmt.Sprintf("%s (--shift %s)", shift.Format(by), rule)
+}
+
+// backupPath is where --backup puts the second copy of the file going to
+// dst: the same path below the backup folder as below the library.
+func (r *Run) backupPath(dst string) string {
+	if r.backup == "" {
+		return ""
+	}
+	rel, err := filepath.Rel(r.dest, dst)
+	if err != nil || !filepath.IsLocal(rel) {
+		return r.backup // never happens (the planner puts every file in the library); the executor refuses it
+	}
+	return filepath.Join(r.backup, rel)
 }

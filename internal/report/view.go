@@ -151,7 +151,7 @@ func totals(s pipeline.Summary) []stat {
 	if s.DryRun {
 		verb = "would transfer"
 	}
-	return []stat{
+	out := []stat{
 		{"scanned", "files scanned", s.Scanned, ""},
 		{"media", "photos and videos", s.Media, ""},
 		{"transferred", verb, s.Transferred - s.Renamed, "good"},
@@ -166,6 +166,10 @@ func totals(s pipeline.Summary) []stat {
 		{"failed", "failed", s.Failed, tone(s.Failed, "bad")},
 		{"problems", "unreadable paths", s.Problems, tone(s.Problems, "bad")},
 	}
+	if s.BackupCopies > 0 { // --backup: a run without one has nothing to say
+		out = append(out[:3:3], append([]stat{{"backup_copies", "second copies in the backup folder", s.BackupCopies, "good"}}, out[3:]...)...)
+	}
+	return out
 }
 
 func tone(n int64, t string) string {

@@ -115,6 +115,12 @@ func (r *run) checkSourceKept(src fsx.File, before os.FileInfo) error {
 // it; only a temp that passed here may be renamed into place. On failure
 // the temp is removed.
 func (r *run) syncTemp() error {
+	if r.bak != nil && !r.bak.kept && !r.bak.durable {
+		if err := r.bak.syncTemp(); err != nil {
+			r.removeTemp()
+			return backupErr(r.bak, err)
+		}
+	}
 	tmp := r.tmpFile
 	r.tmpFile = nil
 	if tmp == nil {
@@ -183,6 +189,9 @@ func (r *run) verifyTemp() error {
 // temp left so keeps its name taken (it is never mistaken for a free name)
 // and is named in the journal's Intent for this op.
 func (r *run) removeTemp() {
+	if r.bak != nil && !r.bak.res.Landed && !r.bak.kept {
+		r.bak.removeTemp()
+	}
 	if r.tmpFile != nil {
 		r.tmpFile.Close()
 		r.tmpFile = nil

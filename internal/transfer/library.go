@@ -28,10 +28,30 @@ func (e *Executor) checkLibraryDst(dst string) error {
 	return nil
 }
 
+// checkBackupDst is checkLibraryDst for the second copy under --backup.
+func (e *Executor) checkBackupDst(dst string) error {
+	if e.backup == "" {
+		return fmt.Errorf("backup copy %q: the executor has no backup folder", dst)
+	}
+	rel, ok := under(e.backup, dst)
+	if !ok || rel == "." {
+		return fmt.Errorf("backup copy %q is not inside the backup folder %q", dst, e.backup)
+	}
+	for _, seg := range strings.Split(rel, string(filepath.Separator)) {
+		if layout.Reserved(seg) {
+			return fmt.Errorf("%w: %q in %q", ErrReservedName, seg, dst)
+		}
+	}
+	return nil
+}
+
 // inLibrary returns p relative to the library, and whether p is the
 // library or inside it.
-func (e *Executor) inLibrary(p string) (string, bool) {
-	rel, err := filepath.Rel(e.library, p)
+func (e *Executor) inLibrary(p string) (string, bool) { return under(e.library, p) }
+
+// under returns p relative to root, and whether p is root or inside it.
+func under(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
 	if err != nil || filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", false
 	}
@@ -41,6 +61,13 @@ func (e *Executor) inLibrary(p string) (string, bool) {
 // strictlyInLibrary: p is a folder inside the library, not the library
 // itself (which may well be a link the user chose).
 func (e *Executor) strictlyInLibrary(p string) bool {
+	if e.backup != "" {
+		// The backup folder is held to the library's rules: never
+		// written through a link inside it.
+		if rel, ok := under(e.backup, p); ok && rel != "." {
+			return true
+		}
+	}
 	if e.library == "" {
 		return false
 	}

@@ -29,6 +29,10 @@ type run struct {
 	tmpFile        fsx.File // the written temp, open until syncTemp makes it durable
 	tmpDev, tmpIno uint64   // its identity, reported once it lands
 	durable        bool     // syncTemp succeeded: the temp may be renamed into place
+
+	bak    *run // the --backup copy, written in the same pass; nil without one
+	parent *run // for a backup run: the run whose Actions it reports in
+	kept   bool // backup run: an identical file is already at its destination
 }
 
 func (r *run) do() error {
@@ -44,6 +48,11 @@ func (r *run) do() error {
 		// then removes just the copy.
 		r.op.Mode = Copy
 		r.res.Fallback = fallbackLinkedMove
+	}
+	if r.op.Backup != "" {
+		if err := r.newBackup(); err != nil {
+			return err
+		}
 	}
 	if r.op.Mode == Copy || r.op.Mode == Reflink || r.op.Mode == Move {
 		// Named before the journal Intent, so recovery knows which temp to sweep.
@@ -81,6 +90,10 @@ func (r *run) validate() error {
 
 // record notes a mutation performed (or, in a dry run, predicted).
 func (r *run) record(format string, args ...any) {
+	if r.parent != nil {
+		r.parent.record(format, args...)
+		return
+	}
 	r.res.Actions = append(r.res.Actions, fmt.Sprintf(format, args...))
 }
 
@@ -100,19 +113,32 @@ func (r *run) copy(reflink bool) error {
 	if err := r.prepareDst(); err != nil {
 		return err
 	}
+	if err := r.prepareBackup(); err != nil {
+		return err
+	}
 	if r.e.dryRun {
 		r.predictCopy()
+		r.predictBackup()
 		return nil
+	}
+	if r.bak != nil && !r.bak.kept {
+		return r.writeTemps(src, info)
 	}
 	return r.writeTemp(src, info, reflink)
 }
 
 // finishCopy renames a durable temp into place and records it done.
 func (r *run) finishCopy() error {
-	if err := r.publishTemp(r.e.verify || r.op.Verify); err != nil {
+	if err := r.publishBackup(); err != nil {
 		r.removeTemp()
 		return err
 	}
+	if err := r.publishTemp(r.e.verify || r.op.Verify); err != nil {
+		r.removeTemp()
+		r.withdrawBackup(err)
+		return err
+	}
+	r.backupDone()
 	return r.journalFinal(journal.Done, nil)
 }
 

@@ -38,6 +38,11 @@ type Op struct {
 	// made elsewhere, or deleting it, is never what "move" meant); hardlink
 	// links the target. Without it, a link at Src is refused.
 	FollowLink bool
+	// Backup, when set, is where a second copy goes (--backup): under the
+	// executor's backup root, written from the same reads of the source
+	// as the first (Copy mode only), durable and verified against it, and
+	// journaled as its own Copy so that undo removes it too.
+	Backup string
 }
 
 // Result reports what Do did (or, in a dry run, would do).
@@ -51,6 +56,11 @@ type Result struct {
 	Fallback string   // e.g. "reflink unsupported, copied"
 	Dev, Ino uint64   // identity of what was created (zero in a dry run)
 	Actions  []string // mutations performed or predicted, temp names as "<tmp>"
+	// Backup is the second copy's path once it is in place (or, in a dry
+	// run, predicted); BackupKept says an identical file was there already
+	// (a run killed between the two renames) and was kept as the copy.
+	Backup     string
+	BackupKept bool
 }
 
 // Options configure an Executor.
@@ -64,6 +74,10 @@ type Options struct {
 	// files, and never creates or writes through a folder inside it that
 	// is a symbolic link.
 	Library string
+	// Backup is the absolute root of --backup: Op.Backup must lie in it,
+	// with the same rules as the library (no reserved names, no folder
+	// that is a link).
+	Backup string
 }
 
 // Executor performs Ops. It is safe for concurrent use.
@@ -73,6 +87,7 @@ type Executor struct {
 	verify  bool
 	journal *journal.Writer
 	library string
+	backup  string
 
 	mkdirMu sync.Mutex // serialises directory creation so each is made and recorded once
 
@@ -93,6 +108,7 @@ func New(opt Options) *Executor {
 		verify:  opt.Verify,
 		journal: opt.Journal,
 		library: opt.Library,
+		backup:  opt.Backup,
 		dirs:    make(map[string]bool),
 		dirty:   make(map[string]struct{}),
 	}
@@ -113,6 +129,13 @@ func (e *Executor) Do(ctx context.Context, op Op) Result {
 func (r *run) fail(err error) {
 	r.res.Err = &Error{Mode: r.op.Mode, Src: r.op.Src, Dst: r.op.Dst, Err: err}
 	r.journalFinal(journal.Failed, err)
+	if b := r.bak; b != nil {
+		if b.res.Landed {
+			b.journalFinal(journal.Done, nil) // in place, whole: undo must know it
+		} else {
+			b.journalFinal(journal.Failed, err)
+		}
+	}
 }
 
 // Flush makes durable every directory entry created since the last Flush

@@ -1,0 +1,251 @@
+package transfer
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"time"
+
+	"shoebox/internal/digest"
+	"shoebox/internal/fsx"
+	"shoebox/internal/journal"
+)
+
+// A backup copy (--backup) is a second run of the Copy protocol, bound to
+// its op's: its own journal number, temp, Intent and Done, so that
+// recovery sweeps its temp and undo removes it like any copy. Its bytes
+// come from the same reads of the source as the library copy's (one pass,
+// two writes); it is verified against the library copy's temp, made
+// durable with it, and renamed into place just before it. Either failing
+// fails the file, and nothing of it is left behind:
+//
+//   - the backup temp fails: both temps go;
+//   - the backup is in place but the library copy cannot land: the backup
+//     copy, made a moment ago by this op, is removed again.
+//
+// A kill between the two renames leaves a backup without its library
+// copy: the next run finds that backup identical to the source and keeps
+// it as this file's backup (recovery recorded it Done for the killed run).
+
+// ErrBackupTaken: the backup folder holds another file at the path the
+// library copy's layout gives the backup copy.
+var ErrBackupTaken = errors.New("the backup folder already holds a different file there")
+
+// newBackup sets up the backup run of a copy.
+func (r *run) newBackup() error {
+	if r.op.Mode != Copy {
+		return fmt.Errorf("a backup copy is made only with --mode copy, not %s", r.op.Mode)
+	}
+	if err := r.e.checkBackupDst(r.op.Backup); err != nil {
+		return err
+	}
+	bop := r.op
+	bop.Dst, bop.Backup = r.op.Backup, ""
+	r.bak = &run{e: r.e, ctx: r.ctx, op: bop, res: Result{Op: bop}, parent: r}
+	r.bak.tmp = tempPrefix(bop.Dst) + fmt.Sprintf("%016x", rand.Uint64())
+	return nil
+}
+
+// backupErr says that the error is the backup copy's.
+func backupErr(b *run, err error) error {
+	return fmt.Errorf("backup copy %q: %w", b.op.Dst, err)
+}
+
+// prepareBackup checks the backup's destination and creates its folder;
+// an identical file already there is kept as the backup.
+func (r *run) prepareBackup() error {
+	b := r.bak
+	if b == nil {
+		return nil
+	}
+	fi, err := r.e.fs.Lstat(b.op.Dst)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return backupErr(b, fmt.Errorf("check destination: %w", err))
+	case !fi.Mode().IsRegular() || fi.Size() != r.op.Size:
+		return backupErr(b, ErrBackupTaken)
+	default:
+		same, err := digest.Equal(r.e.fs, r.op.Src, b.op.Dst)
+		if err != nil {
+			return backupErr(b, fmt.Errorf("compare the file there: %w", err))
+		}
+		if !same {
+			return backupErr(b, ErrBackupTaken)
+		}
+		b.kept = true
+		r.res.BackupKept = true
+		r.res.Backup = b.op.Dst
+		return nil
+	}
+	if err := b.ensureDir(filepath.Dir(b.op.Dst)); err != nil {
+		return backupErr(b, err)
+	}
+	if !r.e.dryRun {
+		b.seq = r.e.journalSeq()
+		if err := b.journalIntent(); err != nil {
+			return backupErr(b, err)
+		}
+	}
+	return nil
+}
+
+func (r *run) predictBackup() {
+	if r.bak == nil || r.bak.kept {
+		return
+	}
+	r.bak.predictCopy()
+	r.res.Backup = r.bak.op.Dst
+}
+
+// writeTemps is writeTemp for a copy with a backup: both temps filled from
+// one read of each block of the source.
+func (r *run) writeTemps(src fsx.File, before os.FileInfo) error {
+	b := r.bak
+	perm := before.Mode().Perm()&0o666 | 0o400
+	tmp, err := r.e.fs.OpenFile(r.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return fmt.Errorf("create temp: %w", err)
+	}
+	r.record("create %s", r.tmpName())
+	r.tmpFile = tmp
+	btmp, err := r.e.fs.OpenFile(b.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		r.removeTemp()
+		return backupErr(b, fmt.Errorf("create temp: %w", err))
+	}
+	b.record("create %s", b.tmpName())
+	b.tmpFile = btmp
+	if err := r.fillBoth(src, before); err != nil {
+		r.removeTemp()
+		return err
+	}
+	return nil
+}
+
+func (r *run) fillBoth(src fsx.File, before os.FileInfo) error {
+	b := r.bak
+	n, err := copyData(r.ctx, twoWriter{r.tmpFile, b.tmpFile, b.op.Dst}, src)
+	if err != nil {
+		return err
+	}
+	if n != before.Size() {
+		return fmt.Errorf("source %w: read %d bytes, expected %d", ErrChanged, n, before.Size())
+	}
+	fsx.CrashPoint(r.e.fs, fsx.AfterTempWrite)
+	if err := r.e.fs.Chtimes(r.tmp, time.Time{}, before.ModTime()); err != nil {
+		return fmt.Errorf("set mtime: %w", err)
+	}
+	if err := r.e.fs.Chtimes(b.tmp, time.Time{}, before.ModTime()); err != nil {
+		return backupErr(b, fmt.Errorf("set mtime: %w", err))
+	}
+	if err := r.checkSourceKept(src, before); err != nil {
+		return err
+	}
+	for _, x := range []*run{r, b} {
+		fi, err := x.tmpFile.Stat()
+		if err != nil {
+			return fmt.Errorf("stat temp %q: %w", x.tmp, err)
+		}
+		x.tmpDev, x.tmpIno = fsx.DevIno(fi)
+	}
+	return nil
+}
+
+// twoWriter writes each block to the library temp, then the backup temp,
+// and says which one failed.
+type twoWriter struct {
+	lib, bak fsx.File
+	bakDst   string
+}
+
+func (w twoWriter) Write(p []byte) (int, error) {
+	n, err := w.lib.Write(p)
+	if err == nil && n != len(p) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		return n, err
+	}
+	n, err = w.bak.Write(p)
+	if err == nil && n != len(p) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		return n, fmt.Errorf("backup copy %q: %w", w.bakDst, err)
+	}
+	return n, nil
+}
+
+// publishBackup verifies the durable backup temp against the library
+// copy's (whose bytes --verify checks against the source) and renames it
+// into place.
+func (r *run) publishBackup() error {
+	b := r.bak
+	if b == nil || b.kept {
+		return nil
+	}
+	if !b.durable {
+		return backupErr(b, errNotDurable)
+	}
+	same, err := digest.Equal(r.e.fs, r.tmp, b.tmp)
+	if err != nil {
+		return backupErr(b, fmt.Errorf("verify: %w", err))
+	}
+	if !same {
+		return backupErr(b, ErrVerify)
+	}
+	err = r.e.fs.RenameNoReplace(b.tmp, b.op.Dst)
+	if errors.Is(err, fs.ErrExist) {
+		return backupErr(b, ErrBackupTaken)
+	} else if err != nil {
+		return backupErr(b, fmt.Errorf("rename temp into place: %w", err))
+	}
+	b.record("rename %s -> %s", b.tmpName(), b.op.Dst)
+	b.res.Landed = true
+	b.res.Dev, b.res.Ino = b.tmpDev, b.tmpIno
+	r.e.markDirty(filepath.Dir(b.op.Dst))
+	fsx.CrashPoint(r.e.fs, fsx.AfterRename)
+	r.res.Backup = b.op.Dst
+	return nil
+}
+
+// backupDone records the backup copy done once its library copy landed.
+func (r *run) backupDone() {
+	if b := r.bak; b != nil && b.res.Landed {
+		if err := b.journalFinal(journal.Done, nil); err != nil {
+			r.res.Err = err // reported after the landing, as any journal trouble
+		}
+	}
+}
+
+// withdrawBackup removes the backup copy this op just put in place when
+// its library copy could not land: the file fails whole.
+func (r *run) withdrawBackup(cause error) {
+	b := r.bak
+	if b == nil || !b.res.Landed {
+		return
+	}
+	fi, err := r.e.fs.Lstat(b.op.Dst)
+	if err == nil && fi.Mode().IsRegular() {
+		if dev, ino := fsx.DevIno(fi); dev == b.tmpDev && ino == b.tmpIno {
+			if r.e.fs.Remove(b.op.Dst) == nil {
+				b.record("remove %s", b.op.Dst)
+				b.res.Landed = false
+				r.res.Backup = ""
+				r.e.markDirty(filepath.Dir(b.op.Dst))
+			}
+		}
+	}
+	// Failed when withdrawn; Done when it could not be (it is in place,
+	// whole, and undo must know it).
+	if b.res.Landed {
+		_ = b.journalFinal(journal.Done, nil)
+		return
+	}
+	_ = b.journalFinal(journal.Failed, fmt.Errorf("withdrawn: the library copy failed: %w", cause))
+}

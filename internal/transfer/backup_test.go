@@ -1,0 +1,125 @@
+package transfer
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"shoebox/internal/journal"
+)
+
+// A copy with a backup lands twice from one pass: both files whole, with
+// the source's mtime, each journaled as its own Copy (so undo removes the
+// backup too).
+func TestBackupCopyLandsBothJournaled(t *testing.T) {
+	f := newFixture(t)
+	bak := filepath.Join(filepath.Dir(f.lib), "bak")
+	w := newJournal(t)
+	e := New(Options{Journal: w, Library: f.lib, Backup: bak})
+	o := op(t, Copy, f.file("a.jpg", strings.Repeat("photo", 300000)), filepath.Join(f.lib, "2019", "a.jpg"))
+	o.Backup = filepath.Join(bak, "2019", "a.jpg")
+	res := e.Do(context.Background(), o)
+	mustSucceed(t, res)
+	if res.Backup != o.Backup {
+		t.Errorf("result names backup %q, want %q", res.Backup, o.Backup)
+	}
+	for _, p := range []string{o.Dst, o.Backup} {
+		got, err := os.ReadFile(p)
+		if err != nil || string(got) != strings.Repeat("photo", 300000) {
+			t.Fatalf("%s: %v, %d bytes", p, err, len(got))
+		}
+		fi, _ := os.Stat(p)
+		if !fi.ModTime().Equal(o.ModTime) {
+			t.Errorf("%s has mtime %v, want the source's %v", p, fi.ModTime(), o.ModTime)
+		}
+	}
+	if err := e.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	done := map[string]bool{}
+	for _, en := range readJournal(t, w) {
+		if en.State == journal.Done && en.Action == journal.Copy {
+			done[en.Dst] = true
+		}
+	}
+	if !done[o.Dst] || !done[o.Backup] {
+		t.Errorf("journal Done copies %v, want both %q and %q", done, o.Dst, o.Backup)
+	}
+	assertNoTemps(t, filepath.Dir(f.lib))
+}
+
+// A different file at the backup's path fails the file, says it is the
+// backup copy, and leaves nothing in the library; an identical one (a run
+// killed between the two renames) is kept as the backup.
+func TestBackupTakenFailsTheFileIdenticalIsKept(t *testing.T) {
+	f := newFixture(t)
+	bak := filepath.Join(filepath.Dir(f.lib), "bak")
+	e := New(Options{Library: f.lib, Backup: bak})
+	o := op(t, Copy, f.file("a.jpg", "aaa"), filepath.Join(f.lib, "a.jpg"))
+	o.Backup = filepath.Join(bak, "a.jpg")
+	writeSource(t, o.Backup, "zzz")
+	res := e.Do(context.Background(), o)
+	if res.Err == nil || !errors.Is(res.Err, ErrBackupTaken) || !strings.Contains(res.Err.Error(), "backup copy") {
+		t.Fatalf("want the backup copy's refusal, got %v", res.Err)
+	}
+	if _, err := os.Lstat(o.Dst); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("library copy left behind after the backup failed: %v", err)
+	}
+	if got, _ := os.ReadFile(o.Backup); string(got) != "zzz" {
+		t.Fatalf("the file in the backup folder was changed: %q", got)
+	}
+	writeSource(t, o.Backup, "aaa")
+	res = e.Do(context.Background(), o)
+	mustSucceed(t, res)
+	if !res.BackupKept {
+		t.Error("identical backup not reported as kept")
+	}
+	assertNoTemps(t, filepath.Dir(f.lib))
+}
+
+// A dry run predicts both copies and writes nothing.
+func TestBackupDryRunPredicts(t *testing.T) {
+	f := newFixture(t)
+	bak := filepath.Join(filepath.Dir(f.lib), "bak")
+	e := New(Options{Library: f.lib, Backup: bak, DryRun: true})
+	o := op(t, Copy, f.file("a.jpg", "aaa"), filepath.Join(f.lib, "x", "a.jpg"))
+	o.Backup = filepath.Join(bak, "x", "a.jpg")
+	res := e.Do(context.Background(), o)
+	mustSucceed(t, res)
+	all := strings.Join(res.Actions, "\n")
+	if !strings.Contains(all, "rename "+tempPrefix(o.Backup)+"<tmp> -> "+o.Backup) || !strings.Contains(all, "mkdir "+filepath.Join(bak, "x")) {
+		t.Errorf("dry run does not predict the backup:\n%s", all)
+	}
+	if _, err := os.Lstat(bak); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("dry run created %s", bak)
+	}
+}
+
+// Outside the backup folder, or through a reserved name, or with another
+// mode: refused before anything is written.
+func TestBackupRefusesWhatTheLibraryRefuses(t *testing.T) {
+	f := newFixture(t)
+	bak := filepath.Join(filepath.Dir(f.lib), "bak")
+	e := New(Options{Library: f.lib, Backup: bak})
+	for _, tc := range []struct {
+		mode   Mode
+		backup string
+	}{
+		{Copy, filepath.Join(filepath.Dir(f.lib), "elsewhere", "a.jpg")},
+		{Copy, filepath.Join(bak, ".shoebox", "a.jpg")},
+		{Hardlink, filepath.Join(bak, "a.jpg")},
+	} {
+		o := op(t, tc.mode, f.file("a.jpg", "aaa"), filepath.Join(f.lib, "a.jpg"))
+		o.Backup = tc.backup
+		if res := e.Do(context.Background(), o); res.Err == nil {
+			t.Errorf("%s with backup %q was accepted", tc.mode, tc.backup)
+		}
+		if _, err := os.Lstat(o.Dst); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s with backup %q left %s", tc.mode, tc.backup, o.Dst)
+		}
+	}
+}
