@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
+	"shoebox/internal/fsx"
 	"shoebox/internal/journal"
 )
 
@@ -121,5 +123,53 @@ func TestBackupRefusesWhatTheLibraryRefuses(t *testing.T) {
 		if _, err := os.Lstat(o.Dst); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("%s with backup %q left %s", tc.mode, tc.backup, o.Dst)
 		}
+	}
+}
+
+// Each way one copy can fail fails the file whole, says which copy, and
+// leaves neither copy nor temp behind: the backup temp cannot be written,
+// is corrupted on the way (caught by the comparison with the library
+// copy), or the library copy cannot be renamed after the backup landed
+// (the backup is withdrawn).
+func TestBackupEitherFailureFailsTheFileWhole(t *testing.T) {
+	sep := string(filepath.Separator)
+	for _, tc := range []struct {
+		name   string
+		rule   fsx.Rule
+		backup bool // the error names the backup copy
+	}{
+		{"backup write fails", fsx.Rule{Op: "write", Path: sep + "bak" + sep, Err: syscall.EIO}, true},
+		{"backup corrupted", fsx.Rule{Op: "write", Path: sep + "bak" + sep, Corrupt: true}, true},
+		{"library rename fails", fsx.Rule{Op: "rename", Path: sep + "lib" + sep, Err: syscall.EIO}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			bak := filepath.Join(filepath.Dir(f.lib), "bak")
+			w := newJournal(t)
+			e := New(Options{FS: fsx.NewFaults(fsx.OS).Add(tc.rule), Journal: w, Library: f.lib, Backup: bak})
+			o := op(t, Copy, f.file("a.jpg", strings.Repeat("x", 5000)), filepath.Join(f.lib, "a.jpg"))
+			o.Backup = filepath.Join(bak, "a.jpg")
+			res := e.Do(context.Background(), o)
+			if res.Err == nil || res.Landed {
+				t.Fatalf("want the file failed, got landed=%v err=%v", res.Landed, res.Err)
+			}
+			if got := strings.Contains(res.Err.Error(), "backup copy"); got != tc.backup {
+				t.Errorf("error %q: naming the backup copy = %v, want %v", res.Err, got, tc.backup)
+			}
+			for _, p := range []string{o.Dst, o.Backup} {
+				if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+					t.Errorf("%s left behind (%v)", p, err)
+				}
+			}
+			assertNoTemps(t, filepath.Dir(f.lib))
+			if err := e.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			for _, en := range readJournal(t, w) {
+				if en.State == journal.Done && en.Action == journal.Copy {
+					t.Errorf("journal records a copy done: %+v", en)
+				}
+			}
+		})
 	}
 }
