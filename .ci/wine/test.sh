@@ -17,6 +17,10 @@ overlay=$(.ci/wine/overlay.sh)
 server=$(dirname "$(readlink -f "$(command -v wine64 || echo /usr/lib/wine/wine64)")")/wineserver
 "$server" -p 2>/dev/null || true # one server for every test binary
 trap '"$server" -k 2>/dev/null || true' EXIT
+# Start Wine's own services (services.exe, winedevice) now, with their
+# output going nowhere: started by the first test binary, they inherit its
+# stdout, and go test then waits for that pipe ("Test I/O incomplete").
+"$(command -v wine64 || echo /usr/lib/wine/wine64)" cmd.exe /c exit </dev/null >/dev/null 2>&1 || true
 log=${SHOEBOX_WINE_LOG:-$(mktemp -t shoebox-wine-XXXXXX.log)}
 args=("$@")
 case " $* " in *" ./"* | *" shoebox"*) ;; *) args+=(./...) ;; esac # no package named: all
