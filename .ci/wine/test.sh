@@ -29,7 +29,10 @@ GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go test -overlay "$overlay" -exec "$PWD/
 	-count=1 -v "${args[@]}" >"$log" 2>&1 || status=$?
 grep -E '^(FAIL|ok|---|panic:)|^\s+--- FAIL|\[(setup|build) failed\]' "$log" | grep -v -- '--- PASS\|--- SKIP' || true
 echo "wine: $(grep -cE '^\s*--- PASS' "$log") passed, $(grep -cE '^\s*--- FAIL' "$log") failed, $(grep -cE '^\s*--- SKIP' "$log") skipped (subtests included)"
-grep -B1 -E '^\s*--- SKIP' "$log" | grep -vE '^\s*--- SKIP|^--$' | sed 's/^\s*/wine: skip: /' || true
+# Each skip with the last line its test logged (the reason).
+awk '/^=== (RUN|CONT|NAME) /{t=$3; next}
+	/^[ \t]+[^ \t-]/{if (t != "") last[t]=$0; next}
+	/^[ \t]*--- SKIP: /{n=$3; r=last[n]; sub(/^[ \t]+/, "", r); print "wine: skip: " n ": " r}' "$log" || true
 echo "wine: full log in $log"
 if [ "$status" -ne 0 ] && [ "${SHOEBOX_WINE_STRICT:-0}" != 1 ]; then
 	echo "wine: the Windows suite FAILED (not fatal without SHOEBOX_WINE_STRICT=1)"
