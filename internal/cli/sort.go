@@ -231,6 +231,9 @@ type printer struct {
 	// Files dated only by their modification time, and those sent to the
 	// unknown folder because it looked like a copy's: the summary names them.
 	byModTime, doubted namesList
+	// Files the import history left out (culled or edited in the
+	// library since).
+	before namesList
 }
 
 func newPrinter(env Env, f sortFlags) *printer {
@@ -253,6 +256,9 @@ func (p *printer) event(ev pipeline.Event) {
 	defer p.mu.Unlock()
 	p.rep.add(ev)
 	p.noteModTime(ev)
+	if ev.Outcome == pipeline.OutImportedBefore {
+		p.before.add(ev.Src)
+	}
 	if p.enc != nil && ev.Type != "stage" && ev.Type != "progress" {
 		_ = p.enc.Encode(newJSONEvent(ev))
 	}
@@ -353,6 +359,7 @@ func (p *printer) finish(sum pipeline.Summary, dest string) {
 		printSummary(p.human, sum, dest)
 		p.byModTime.print(p.human, "dated by their modification time (check these)")
 		p.doubted.print(p.human, "sent to unknown: their modification time is not trusted (explain FILE says why; --mtime trusts a copy's)")
+		p.before.print(p.human, "imported before and since deleted or edited in the library, left out (--reimport brings them back)")
 	}
 	p.seen.recap(p.env.Stderr)
 }
