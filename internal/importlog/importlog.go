@@ -27,6 +27,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"shoebox/internal/record"
 	"shoebox/internal/store"
@@ -48,6 +49,11 @@ type Entry struct {
 	LibSize    int64
 	LibModTime int64
 	Link       bool // a symbolic link to the source (--mode symlink): checked through the link
+	// The library copy's identity and change time once it landed (zero
+	// where the platform has none, and in entries of version 1): a file
+	// put in its place, or the library copied elsewhere, has other ones.
+	LibDev, LibIno uint64
+	LibCTime       int64
 
 	Kind       uint8  // meta.Kind of the file
 	Taken      int64  // capture wall clock used, unix nanoseconds; 0 when undated
@@ -60,10 +66,27 @@ type Entry struct {
 
 // SameSource reports whether a scanned file is, by every stat field the
 // history kept, the file this entry recorded: same device and inode, size,
-// mtime and change time. A write, a chmod, a rename or a restore moves the
-// change time, so an edit whose mtime was put back is still seen.
-func (e Entry) SameSource(dev, ino uint64, size, mtime, ctime int64) bool {
-	return e.Dev == dev && e.Ino == ino && e.Size == size && e.ModTime == mtime && e.CTime == ctime
+// mtime and change time, and the same place in its source (rel, its path
+// relative to the source root it was found under, ends the recorded
+// path). A write, a chmod, a rename or a restore moves the change time,
+// so an edit whose mtime was put back is still seen. The place guards
+// where inode numbers are handed out afresh at every mount (FAT and exFAT
+// cards) and the "change time" is a creation time the camera wrote: two
+// files of one card, or of two cards, would need the same name and folder
+// as well as the same number, size and times to the second.
+func (e Entry) SameSource(dev, ino uint64, size, mtime, ctime int64, rel string) bool {
+	return e.Dev == dev && e.Ino == ino && e.Size == size && e.ModTime == mtime && e.CTime == ctime && samePlace(e.Src, rel)
+}
+
+// samePlace reports whether the recorded source path ends with rel (slash
+// or OS separated), whole path components only: a card mounted at another
+// mount point is still recognised, a file in another folder is not.
+func samePlace(recorded, rel string) bool {
+	if rel == "" || rel == "." {
+		return false
+	}
+	recorded, rel = filepath.ToSlash(recorded), filepath.ToSlash(rel)
+	return recorded == rel || strings.HasSuffix(recorded, "/"+strings.TrimPrefix(rel, "/"))
 }
 
 // State is what became of an entry's library copy.
@@ -77,6 +100,12 @@ const (
 	Changed
 	// Gone: nothing is there (deleted, culled, moved away).
 	Gone
+	// Unsure: a file with the recorded size and mtime is there, but it is
+	// not the file shoebox left (another inode, device or change time: put
+	// in its place, restored, or the library was copied elsewhere). Its
+	// content decides: the source is compared by content, as if the
+	// history did not know it.
+	Unsure
 )
 
 func (s State) String() string {
@@ -87,6 +116,8 @@ func (s State) String() string {
 		return "changed"
 	case Gone:
 		return "gone"
+	case Unsure:
+		return "not provably the same file"
 	}
 	return "unknown"
 }
@@ -104,10 +135,16 @@ func (e Entry) Check(lib string) State {
 		return Gone
 	case err != nil || !info.Mode().IsRegular():
 		return Changed
-	case info.Size() == e.LibSize && info.ModTime().UnixNano() == e.LibModTime:
-		return Intact
+	case info.Size() != e.LibSize || info.ModTime().UnixNano() != e.LibModTime:
+		return Changed
 	}
-	return Changed
+	// Where the platform gives no identity both sides are zero and size
+	// and mtime decide; an entry of version 1 (zero) on a platform that
+	// gives one is Unsure.
+	if dev, ino, ctime := Identity(info); dev != e.LibDev || ino != e.LibIno || ctime != e.LibCTime {
+		return Unsure
+	}
+	return Intact
 }
 
 // LibraryPath is the entry's library copy as a full path under lib.
@@ -121,7 +158,10 @@ var (
 	keyPath     = []byte("p/") // p/<library path>\0<dev><ino> → "" (what went where, for undo)
 )
 
-const entryVersion = 1
+// entryVersion 2 added the library copy's identity (LibDev, LibIno,
+// LibCTime); version 1 entries read with them zero, which Check calls
+// Unsure: their files are compared by content once and recorded anew.
+const entryVersion = 2
 
 func identityKey(dev, ino uint64) []byte {
 	k := store.AppendUint64(append([]byte(nil), keyIdentity...), dev)
@@ -156,12 +196,16 @@ func encode(e Entry) []byte {
 	b = binary.AppendUvarint(b, uint64(e.DateSource))
 	b = record.AppendString(b, string(e.Sum))
 	b = record.AppendString(b, e.Run)
-	return binary.AppendVarint(b, e.At)
+	b = binary.AppendVarint(b, e.At)
+	b = binary.AppendUvarint(b, e.LibDev)
+	b = binary.AppendUvarint(b, e.LibIno)
+	return binary.AppendVarint(b, e.LibCTime)
 }
 
 func decode(v []byte) (Entry, error) {
 	d := record.NewDecoder(v)
-	if d.Byte() != entryVersion {
+	version := d.Byte()
+	if version != 1 && version != entryVersion {
 		return Entry{}, errors.New("import history: record of an unknown version")
 	}
 	var e Entry
@@ -178,6 +222,9 @@ func decode(v []byte) (Entry, error) {
 	}
 	e.Run = d.Str()
 	e.At = d.Varint()
+	if version >= 2 {
+		e.LibDev, e.LibIno, e.LibCTime = d.Uvarint(), d.Uvarint(), d.Varint()
+	}
 	if err := d.Finish(); err != nil {
 		return Entry{}, fmt.Errorf("import history: %w", err)
 	}

@@ -141,11 +141,14 @@ func (r *Run) recallFailed(err error) {
 // recognise applies the rule to one scanned file.
 func (r *Run) recognise(m *importlog.Matcher, f scan.File, seq uint64) (fileInfo, bool, error) {
 	ent, ok, err := m.Find(f.Dev, f.Ino)
-	if err != nil || !ok || !ent.SameSource(f.Dev, f.Ino, f.Size, timeNanos(f.ModTime), ctimeNanos(f.CTime)) {
+	if err != nil || !ok || !ent.SameSource(f.Dev, f.Ino, f.Size, timeNanos(f.ModTime), ctimeNanos(f.CTime), relToRoot(f)) {
 		return fileInfo{}, false, err
 	}
 	state := ent.Check(r.dest)
-	if (state == importlog.Intact && r.cfg.Checksum) || (state != importlog.Intact && r.cfg.Reimport) {
+	switch {
+	case state == importlog.Unsure: // its content decides, as without a history
+		return fileInfo{}, false, nil
+	case state == importlog.Intact && r.cfg.Checksum, state != importlog.Intact && r.cfg.Reimport:
 		return fileInfo{}, false, nil
 	}
 	fi := fileInfo{Seq: seq, File: f, Known: state, KnownPath: ent.LibraryPath(r.dest), KnownRun: ent.Run}
@@ -155,6 +158,16 @@ func (r *Run) recognise(m *importlog.Matcher, f scan.File, seq uint64) (fileInfo
 		fi.Info.Date.Wall = time.Unix(0, ent.Taken).UTC()
 	}
 	return fi, true, nil
+}
+
+// relToRoot is a scanned file's path under its source root ("" for a
+// source given as the file itself: its base name then).
+func relToRoot(f scan.File) string {
+	rel, err := filepath.Rel(f.Root, f.Path)
+	if err != nil || rel == "." || !filepath.IsLocal(rel) {
+		return filepath.Base(f.Path)
+	}
+	return rel
 }
 
 // ctimeNanos is 0 for a platform without change times, as the history
@@ -230,9 +243,11 @@ func (r *Run) rememberImport(src importSource, libPath string, link, durable boo
 	if err != nil || !filepath.IsLocal(rel) {
 		return
 	}
+	libDev, libIno, libCTime := importlog.Identity(info)
 	r.pendingImports = append(r.pendingImports, importlog.Entry{
 		Dev: src.dev, Ino: src.ino, Size: src.size, ModTime: timeNanos(src.mod), CTime: ctimeNanos(src.ctime), Src: src.path,
 		Path: filepath.ToSlash(rel), LibSize: info.Size(), LibModTime: info.ModTime().UnixNano(), Link: link,
+		LibDev: libDev, LibIno: libIno, LibCTime: libCTime,
 		Kind: uint8(src.kind), Taken: wallNanos(src.taken), DateSource: uint8(src.source),
 		Run: r.runID, At: time.Now().UnixNano(),
 	})

@@ -101,35 +101,233 @@ func TestSourceEditedInPlaceIsCaughtByItsChangeTime(t *testing.T) {
 	}
 }
 
-// --checksum trusts no stat data: a library copy rewritten in place with
-// the same size and mtime passes the quick check (documented), but not
-// --checksum, which compares the bytes and imports the source again.
-func TestChecksumCatchesALibraryCopyChangedInPlace(t *testing.T) {
+// A library copy rewritten in place with its size and mtime put back (bit
+// rot, a tool that restores the date) is not what shoebox left: its change
+// time moved, so the quick check compares the source by content instead
+// of trusting it, and imports it again beside the changed copy. --checksum
+// trusts no stat data at all: it compares every file.
+func TestLibraryCopyChangedInPlaceIsComparedByContent(t *testing.T) {
+	for _, checksum := range []bool{false, true} {
+		root := t.TempDir()
+		src, files := cardOf(t, root, 3, 1000)
+		lib := filepath.Join(root, "lib")
+		sortTree(t, []string{src}, lib)
+		srcPath := filepath.Join(src, "DCIM/IMG_001.JPG")
+		copyPath := landedAt(t, lib, files["DCIM/IMG_001.JPG"])
+		info, _ := os.Stat(copyPath)
+		b, _ := os.ReadFile(copyPath)
+		b[len(b)-1] ^= 0xff // same size
+		time.Sleep(20 * time.Millisecond)
+		if err := os.WriteFile(copyPath, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(copyPath, info.ModTime(), info.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		recalled := int64(2)
+		if checksum {
+			recalled = 0
+		}
+		sum, rec := sortTree(t, []string{src}, lib, func(c *Config) { c.Checksum = checksum })
+		if sum.Recalled != recalled || sum.Identical != 2 || sum.Transferred != 1 {
+			t.Errorf("checksum=%v: %+v; want the changed copy caught, the source imported again", checksum, sum)
+		}
+		if o := outcomes(rec)[srcPath]; o != OutRenamed {
+			t.Errorf("checksum=%v: source of the changed copy: %s, want %s", checksum, o, OutRenamed)
+		}
+	}
+}
+
+// A different file put in the copy's place (renamed over it) with the
+// copy's size and mtime is another inode: the source is compared by
+// content and imported again, never taken as "already in the library".
+func TestLibraryCopyReplacedBySameSizeAndMtimeIsNotTrusted(t *testing.T) {
 	root := t.TempDir()
 	src, files := cardOf(t, root, 3, 1000)
 	lib := filepath.Join(root, "lib")
 	sortTree(t, []string{src}, lib)
-	srcPath := filepath.Join(src, "DCIM/IMG_001.JPG")
-	copyPath := landedAt(t, lib, files["DCIM/IMG_001.JPG"])
+	copyPath := landedAt(t, lib, files["DCIM/IMG_002.JPG"])
 	info, _ := os.Stat(copyPath)
-	b, _ := os.ReadFile(copyPath)
-	b[len(b)-1] ^= 0xff // bit rot, or a tool that puts the date back
-	if err := os.WriteFile(copyPath, b, 0o644); err != nil {
+	other := bigPhoto(99, 1000-len(bigPhoto(99, 0))+len(bigPhoto(2, 0)))
+	if len(other) != int(info.Size()) {
+		t.Fatalf("test file of %d bytes, want %d", len(other), info.Size())
+	}
+	tmp := copyPath + ".other"
+	if err := os.WriteFile(tmp, other, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chtimes(copyPath, info.ModTime(), info.ModTime()); err != nil {
+	if err := os.Chtimes(tmp, info.ModTime(), info.ModTime()); err != nil {
 		t.Fatal(err)
 	}
-	sum, _ := sortTree(t, []string{src}, lib)
-	if sum.Recalled != 3 || sum.Identical != 3 {
-		t.Fatalf("quick check: %+v; want the three trusted (same size and mtime)", sum)
+	if err := os.Rename(tmp, copyPath); err != nil {
+		t.Fatal(err)
 	}
-	sum, rec := sortTree(t, []string{src}, lib, func(c *Config) { c.Checksum = true })
-	if sum.Recalled != 0 || sum.Identical != 2 || sum.Transferred != 1 {
-		t.Errorf("--checksum: %+v; want the changed copy caught, the source imported again", sum)
+	sum, rec := sortTree(t, []string{src}, lib)
+	if sum.Recalled != 2 || sum.Transferred != 1 {
+		t.Errorf("%+v; want the replaced copy's source compared and imported again", sum)
 	}
-	if o := outcomes(rec)[srcPath]; o != OutRenamed {
-		t.Errorf("source of the changed copy: %s, want %s", o, OutRenamed)
+	if o := outcomes(rec)[filepath.Join(src, "DCIM/IMG_002.JPG")]; o != OutRenamed {
+		t.Errorf("source of the replaced copy: %s, want %s", o, OutRenamed)
+	}
+	landedAt(t, lib, files["DCIM/IMG_002.JPG"])
+}
+
+// A library copied elsewhere (mtimes kept, as cp -a or rsync -a do) takes
+// its history along, but its files are other inodes: the first sort into
+// the copy compares by content (all already there) and records them anew;
+// the next reads nothing. Nothing is imported twice, nothing left out.
+func TestCopiedLibraryIsComparedByContentOnce(t *testing.T) {
+	root := t.TempDir()
+	src, files := cardOf(t, root, 4, 1000)
+	lib := filepath.Join(root, "lib")
+	sortTree(t, []string{src}, lib)
+	lib2 := filepath.Join(root, "lib2")
+	copyTreeKeepingTimes(t, lib, lib2)
+	sum, _ := sortTree(t, []string{src}, lib2)
+	if sum.Recalled != 0 || sum.Identical != 4 || sum.Transferred != 0 || sum.ImportedBefore != 0 {
+		t.Errorf("first sort into the copied library: %+v; want all 4 found by content", sum)
+	}
+	if sum, _ := sortTree(t, []string{src}, lib2); sum.Recalled != 4 || sum.Identical != 4 {
+		t.Errorf("second sort into the copied library: %+v; want all 4 recognised", sum)
+	}
+	if n := len(snapshot(t, lib2)); n != len(files) {
+		t.Errorf("copied library holds %d files, want %d", n, len(files))
+	}
+}
+
+// copyTreeKeepingTimes copies dir to dst with every file's mtime.
+func copyTreeKeepingTimes(t *testing.T, dir, dst string) {
+	t.Helper()
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		to := filepath.Join(dst, rel)
+		if info.IsDir() {
+			return os.MkdirAll(to, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(to, b, info.Mode().Perm()); err != nil {
+			return err
+		}
+		return os.Chtimes(to, info.ModTime(), info.ModTime())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A history entry for a file's inode and stat data, but recorded from
+// another place (another card whose camera handed out the same numbers, a
+// FAT card whose inode numbers the kernel dealt afresh) does not make
+// shoebox skip the file: it is read and imported. The same card at
+// another mount point is still recognised.
+func TestHistoryEntryFromAnotherPlaceIsNotThisFile(t *testing.T) {
+	root := t.TempDir()
+	src, _ := cardOf(t, root, 2, 1000)
+	lib := filepath.Join(root, "lib")
+	sortTree(t, []string{src}, lib)
+	// Rewrite both entries as if their sources had been elsewhere: one in
+	// another folder of a card, one at another mount point.
+	l, err := importlog.Open(StateDir(lib), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []importlog.Entry
+	l.Each(func(e importlog.Entry) error { entries = append(entries, e); return nil })
+	if len(entries) != 2 {
+		t.Fatalf("history holds %d entries, want 2", len(entries))
+	}
+	w := l.Recorder()
+	for _, e := range entries {
+		switch filepath.Base(e.Src) {
+		case "IMG_000.JPG":
+			e.Src = filepath.Join(root, "other-card", "DCIM", "101CANON", "IMG_000.JPG")
+		case "IMG_001.JPG":
+			e.Src = filepath.Join("/media/someone/EOS_DIGITAL1", "DCIM", "IMG_001.JPG")
+		}
+		if err := w.Add(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	// Cull both copies: a source the history recognises stays out.
+	for _, e := range entries {
+		if err := os.Remove(e.LibraryPath(lib)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum, rec := sortTree(t, []string{src}, lib)
+	got := outcomes(rec)
+	if o := got[filepath.Join(src, "DCIM/IMG_000.JPG")]; o != OutTransferred {
+		t.Errorf("source whose entry came from another folder: %s, want %s (%+v)", o, OutTransferred, sum)
+	}
+	if o := got[filepath.Join(src, "DCIM/IMG_001.JPG")]; o != OutImportedBefore {
+		t.Errorf("source recorded under another mount point: %s, want %s (%+v)", o, OutImportedBefore, sum)
+	}
+}
+
+// SameSource needs every stat field and the place; Check tells an intact
+// copy from one that is gone, changed or another file.
+func TestSameSourceAndCheckRules(t *testing.T) {
+	e := importlog.Entry{Dev: 1, Ino: 2, Size: 3, ModTime: 4, CTime: 5, Src: "/media/a/CARD/DCIM/100/IMG_1.JPG"}
+	for _, c := range []struct {
+		dev, ino   uint64
+		size, m, c int64
+		rel        string
+		want       bool
+	}{
+		{1, 2, 3, 4, 5, "DCIM/100/IMG_1.JPG", true},
+		{1, 2, 3, 4, 5, "100/IMG_1.JPG", true},
+		{1, 2, 3, 4, 5, "IMG_1.JPG", true},
+		{1, 2, 3, 4, 5, "MG_1.JPG", false},
+		{1, 2, 3, 4, 5, "DCIM/101/IMG_1.JPG", false},
+		{1, 2, 3, 4, 5, "", false},
+		{1, 2, 3, 4, 6, "DCIM/100/IMG_1.JPG", false}, // inode reused: a new change time
+		{1, 2, 3, 5, 5, "DCIM/100/IMG_1.JPG", false},
+		{1, 2, 4, 4, 5, "DCIM/100/IMG_1.JPG", false},
+		{1, 3, 3, 4, 5, "DCIM/100/IMG_1.JPG", false},
+		{2, 2, 3, 4, 5, "DCIM/100/IMG_1.JPG", false},
+	} {
+		if got := e.SameSource(c.dev, c.ino, c.size, c.m, c.c, filepath.FromSlash(c.rel)); got != c.want {
+			t.Errorf("SameSource(%v) = %v, want %v", c, got, c.want)
+		}
+	}
+	lib := t.TempDir()
+	p := filepath.Join(lib, "x.jpg")
+	if err := os.WriteFile(p, []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	info, _ := os.Stat(p)
+	dev, ino, ctime := importlog.Identity(info)
+	ok := importlog.Entry{Path: "x.jpg", LibSize: 3, LibModTime: info.ModTime().UnixNano(), LibDev: dev, LibIno: ino, LibCTime: ctime}
+	old := ok
+	old.LibDev, old.LibIno, old.LibCTime = 0, 0, 0 // an entry of version 1
+	moved := ok
+	moved.LibIno++
+	resized := ok
+	resized.LibSize = 4
+	gone := ok
+	gone.Path = "y.jpg"
+	for _, c := range []struct {
+		e    importlog.Entry
+		want importlog.State
+	}{{ok, importlog.Intact}, {moved, importlog.Unsure}, {resized, importlog.Changed}, {gone, importlog.Gone}} {
+		if got := c.e.Check(lib); got != c.want {
+			t.Errorf("Check(%+v) = %s, want %s", c.e, got, c.want)
+		}
+	}
+	if ino != 0 {
+		if got := old.Check(lib); got != importlog.Unsure {
+			t.Errorf("entry without the copy's identity: %s, want %s", got, importlog.Unsure)
+		}
 	}
 }
 

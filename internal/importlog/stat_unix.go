@@ -1,0 +1,18 @@
+//go:build unix
+
+package importlog
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// Identity is a file's device, inode and change time (unix nanoseconds),
+// as Check compares them.
+func Identity(info fs.FileInfo) (dev, ino uint64, ctime int64) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, 0, 0
+	}
+	return uint64(st.Dev), uint64(st.Ino), ctimeOf(st)
+}
