@@ -178,7 +178,7 @@ func TestEveryPlannedFileIsAccountedForOnEveryStop(t *testing.T) {
 				t.Errorf("nothing left not attempted: the stop did not stop (summary %+v)", sum)
 			}
 			if sum.Failed > 8 {
-				t.Errorf("%d files failed: the run went on failing file after file instead of stopping", sum.Failed)
+				t.Errorf("%d files failed: the run went on failing file after file instead of stopping\n%s", sum.Failed, tail(errOut.String()))
 			}
 			t.Logf("planned %d: transferred %d, failed %d, not attempted %d; exit %d",
 				sum.Planned, sum.Transferred, sum.Failed, sum.NotAttempted, code)

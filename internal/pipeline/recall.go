@@ -301,6 +301,11 @@ func (r *Run) commitImports() {
 	}
 	if err != nil {
 		r.emit(Event{Type: "warning", Stage: "transfer", Reason: fmt.Sprintf("could not record imports in the library's history (%v): the next run compares those files by content", err)})
+		// The history lives in the library: if it is full (or read-only),
+		// so is the destination, and the next files would fail one by one.
+		if r.stop != nil {
+			r.stopFor(err)
+		}
 	}
 }
 

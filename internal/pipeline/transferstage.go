@@ -243,7 +243,10 @@ func (b *batch) done(o opRecord, g *groupState, res transfer.Result) {
 		// every worker would have failed a queue's worth more.
 		b.r.stopFor(res.Err)
 	}
-	if res.Err != nil && o.Companion && g.failedCompanion == "" {
+	// A companion that landed, even if what came after failed (its
+	// journal record on a full disk), is in the library: its photo goes
+	// with it, not stays behind.
+	if res.Err != nil && !res.Landed && o.Companion && g.failedCompanion == "" {
 		g.failedCompanion = o.Src
 	}
 	b.results <- opResult{op: o, res: res}
