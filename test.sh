@@ -20,11 +20,12 @@ scratch=$(mktemp -d) && trap 'rm -rf "$scratch"' EXIT
 SHOEBOX_TARGETS="linux/amd64 windows/amd64" .ci/release.sh ci "$scratch" >/dev/null
 # The suite again for Windows, under Wine (installed when missing; skipped,
 # saying so, where it cannot be).
-# By default the packages behind the filesystem seam (the full suite under
-# Wine takes some 20 minutes on 2 cores, past this script's budget);
-# SHOEBOX_WINE_FULL=1 runs every package.
+# By default the packages that pass under Wine today (the filesystem seam,
+# the name rules and the storage probe), and a failure there fails this
+# script. SHOEBOX_WINE_FULL=1 runs every package, not fatal: the rest of
+# the suite still fails under Wine for the reasons in docs/platforms.md.
 if [ "${SHOEBOX_WINE_FULL:-0}" = 1 ]; then
 	.ci/wine/test.sh -timeout 5m "$@"
 else
-	.ci/wine/test.sh -timeout 5m "$@" ./internal/fsx ./internal/store ./internal/scan ./internal/layout ./internal/storage ./internal/transfer ./internal/digest ./internal/filter
+	SHOEBOX_WINE_STRICT=1 .ci/wine/test.sh -timeout 5m "$@" ./internal/fsx ./internal/layout ./internal/storage
 fi
