@@ -1,4 +1,4 @@
-module shoebox
+module github.com/shoebox-photos/shoebox
 
 go 1.26.0
 

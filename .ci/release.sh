@@ -12,7 +12,7 @@ out=$(mkdir -p "${2:-dist}" && cd "${2:-dist}" && pwd)
 targets=${SHOEBOX_TARGETS:-linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64 freebsd/amd64 freebsd/arm64}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-CGO_ENABLED=0 go run -ldflags "-X shoebox/internal/cli.Version=$version" ./cmd/shoebox help man >"$work/shoebox.1"
+CGO_ENABLED=0 go run -ldflags "-X github.com/shoebox-photos/shoebox/internal/cli.Version=$version" ./cmd/shoebox help man >"$work/shoebox.1"
 for t in $targets; do
 	os=${t%/*} arch=${t#*/}
 	name=shoebox-$version-$os-$arch
@@ -20,7 +20,7 @@ for t in $targets; do
 	[ "$os" = windows ] && exe=shoebox.exe
 	mkdir -p "$work/$name"
 	GOOS=$os GOARCH=$arch CGO_ENABLED=0 go build -trimpath \
-		-ldflags "-s -w -X shoebox/internal/cli.Version=$version" \
+		-ldflags "-s -w -X github.com/shoebox-photos/shoebox/internal/cli.Version=$version" \
 		-o "$work/$name/$exe" ./cmd/shoebox
 	cp README.md "$work/$name/"
 	cp "$work/shoebox.1" "$work/$name/"

@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"os"
 
-	"shoebox/internal/bench"
+	"github.com/shoebox-photos/shoebox/internal/bench"
 )
 
 func main() {

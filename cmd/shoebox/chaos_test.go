@@ -17,10 +17,10 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fixture"
-	"shoebox/internal/fsx"
-	"shoebox/internal/importlog"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/importlog"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // The chaos test is the hostile version of TestKillAndRerun: each seed picks

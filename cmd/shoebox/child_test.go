@@ -9,11 +9,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"shoebox/internal/cli"
-	"shoebox/internal/fsx"
-	"shoebox/internal/layout"
-	"shoebox/internal/pipeline"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/cli"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // The crash test re-executes this test binary as the shoebox command: with

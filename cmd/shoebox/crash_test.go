@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/digest"
-	"shoebox/internal/fixture"
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/digest"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 func TestMain(m *testing.M) {

@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"shoebox/internal/cli"
+	"github.com/shoebox-photos/shoebox/internal/cli"
 )
 
 func main() { os.Exit(cli.Main(os.Args[1:])) }

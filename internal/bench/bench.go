@@ -19,10 +19,10 @@ import (
 	"sync"
 	"time"
 
-	"shoebox/internal/layout"
-	"shoebox/internal/pipeline"
-	"shoebox/internal/storage"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/storage"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // Config is one bench invocation.

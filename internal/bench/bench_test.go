@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/meta"
 )
 
 // TestBenchRunsOn200Files is the smoke test of the bench command: it

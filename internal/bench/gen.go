@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 )
 
 // PerDir is how many generated files share one source directory.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/meta"
 )
 
 // TestBenchTimesRerunIncrementalAndReferences runs every whole-run row on

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 )
 
 // A stop must leave a summary that accounts for every planned file exactly

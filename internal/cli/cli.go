@@ -15,9 +15,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/pipeline"
-	"shoebox/internal/spell"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/spell"
 )
 
 // Exit codes, documented in the README and in `shoebox help`.
@@ -30,7 +30,7 @@ const (
 )
 
 // Version is set by release builds with
-// -ldflags "-X shoebox/internal/cli.Version=v1.2.3"; other builds print
+// -ldflags "-X github.com/shoebox-photos/shoebox/internal/cli.Version=v1.2.3"; other builds print
 // what the Go toolchain stamped into the binary (see version.go).
 var Version = ""
 

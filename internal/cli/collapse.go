@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
 )
 
 // A big pile can hold thousands of files with one same trouble (640 files

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/layout"
 )
 
 // Completion scripts are generated from the help texts, the one place

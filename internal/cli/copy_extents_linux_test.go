@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 )
 
 // TestCopyNeverSharesExtentsOnBtrfsAndXFS sorts with --mode copy on a

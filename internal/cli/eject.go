@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"shoebox/internal/eject"
-	"shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/eject"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
 )
 
 // ejectSources unmounts the sources' volumes (--eject) when every file

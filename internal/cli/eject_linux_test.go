@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 )
 
 // TestEjectUnmountsALoopMountedCard: a card image mounted through a loop

@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"shoebox/internal/meta"
-	"shoebox/internal/pipeline"
-	"shoebox/internal/shift"
+	"github.com/shoebox-photos/shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/shift"
 )
 
 func cmdExplain(env Env, args []string) error {

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fixture"
-	"shoebox/internal/pipeline"
-	"shoebox/internal/scan"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/scan"
 )
 
 // TestExplainAgreesWithSort: for every file of the real samples (the

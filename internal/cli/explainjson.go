@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"shoebox/internal/meta"
-	"shoebox/internal/pipeline"
-	"shoebox/internal/shift"
+	"github.com/shoebox-photos/shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/shift"
 )
 
 // explainFile is one line of explain --json: a file, every date found in

@@ -4,7 +4,7 @@ import (
 	"github.com/spf13/pflag"
 	"strings"
 
-	"shoebox/internal/filter"
+	"github.com/shoebox-photos/shoebox/internal/filter"
 )
 
 // filterFlags are sort's flags that narrow an import.

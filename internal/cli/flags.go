@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"shoebox/internal/spell"
+	"github.com/shoebox-photos/shoebox/internal/spell"
 )
 
 // Flags follow GNU conventions through spf13/pflag (the parser behind

@@ -3,7 +3,7 @@ package cli
 import (
 	"unicode/utf8"
 
-	"shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
 )
 
 // jsonEvent is an event as --json writes it. A JSON string holds Unicode

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
 )
 
 // TestJSONLinesMatchSummary: with --json every stdout line is one JSON

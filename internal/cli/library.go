@@ -14,10 +14,10 @@ import (
 	"syscall"
 	"time"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
-	"shoebox/internal/pipeline"
-	"shoebox/internal/undo"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/undo"
 )
 
 func cmdIndex(ctx context.Context, env Env, args []string) error {

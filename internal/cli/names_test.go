@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 )
 
 // hostileNames are file names that try to take over a terminal or forge a

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
 )
 
 func printSummary(w io.Writer, s pipeline.Summary, dest string) {

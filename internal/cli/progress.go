@@ -12,7 +12,7 @@ import (
 	// its Wait/abort lifecycle around every bar.
 	"github.com/schollz/progressbar/v3"
 
-	"shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
 )
 
 // plainEvery is how often, at most, a stage's count is written when stderr

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
 )
 
 // fakeClock is a clock the test moves by hand, so no assertion depends on

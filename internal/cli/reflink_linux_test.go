@@ -16,7 +16,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 )
 
 // TestReflinkSharesExtentsOnBtrfsAndXFS sorts with --mode reflink on a

@@ -20,8 +20,8 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fixture"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // childArgsEnv carries the arguments of a shoebox run that

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"shoebox/internal/pipeline"
-	reportpage "shoebox/internal/report" // cli.report is the exit-code function
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
+	reportpage "github.com/shoebox-photos/shoebox/internal/report" // cli.report is the exit-code function
 )
 
 // htmlReport is `--report FILE`: it collects the run's events and writes

@@ -13,8 +13,8 @@ import (
 
 	"golang.org/x/net/html"
 
-	"shoebox/internal/fixture"
-	"shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
 )
 
 // reportTree is a small card with one of everything the report shows:

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 )
 
 // photo writes a real JPEG with the given Make and Model, dated 2019-07-04,

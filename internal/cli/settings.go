@@ -7,7 +7,7 @@ import (
 	iofs "io/fs"
 	"path/filepath"
 
-	"shoebox/internal/config"
+	"github.com/shoebox-photos/shoebox/internal/config"
 )
 
 // flagKeys maps each sort flag (long or short spelling) to its config key.

@@ -13,10 +13,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"shoebox/internal/layout"
-	"shoebox/internal/pipeline"
-	"shoebox/internal/shift"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/shift"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // DefaultTemplate is the library layout when none is given.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"shoebox/internal/undo"
+	"github.com/shoebox-photos/shoebox/internal/undo"
 )
 
 const undoHelp = `Usage: shoebox undo [--dry-run] [--json] [DEST] [RUN-ID]

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
 )
 
 // printVerbose writes one line per file for -v/--verbose: where it came

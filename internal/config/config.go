@@ -18,8 +18,8 @@ package config
 
 import (
 	"fmt"
+	"github.com/shoebox-photos/shoebox/internal/spell"
 	"reflect"
-	"shoebox/internal/spell"
 	"strings"
 )
 

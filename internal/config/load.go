@@ -12,9 +12,9 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/layout"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // ErrInvalid is wrapped by every error about a config file's content, so

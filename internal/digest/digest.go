@@ -11,7 +11,7 @@ import (
 
 	"github.com/zeebo/blake3"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // Size is the length of a Sum in bytes.

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"testing"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 func writeTemp(t testing.TB, name string, data []byte) string {

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"shoebox/internal/storage"
+	"github.com/shoebox-photos/shoebox/internal/storage"
 )
 
 // Volumes unmounts the volumes holding sources, each once. dest is the

@@ -29,8 +29,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"shoebox/internal/record"
-	"shoebox/internal/store"
+	"github.com/shoebox-photos/shoebox/internal/record"
+	"github.com/shoebox-photos/shoebox/internal/store"
 )
 
 // Entry is one file shoebox imported.

@@ -6,7 +6,7 @@ import (
 	"hash/crc32"
 	"time"
 
-	"shoebox/internal/record"
+	"github.com/shoebox-photos/shoebox/internal/record"
 )
 
 const (

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // TestNamedPipeAsJournalDoesNotHang: a named pipe where a journal should be

@@ -3,10 +3,10 @@ package journal
 import (
 	"bytes"
 	"fmt"
+	"github.com/shoebox-photos/shoebox/internal/record"
 	"os"
 	"path/filepath"
 	"reflect"
-	"shoebox/internal/record"
 	"testing"
 )
 

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // Ext is the file name extension of journals.

@@ -5,11 +5,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/shoebox-photos/shoebox/internal/record"
 	"hash/crc32"
 	"io"
-	"shoebox/internal/record"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // Errors a reader classifies with errors.Is.

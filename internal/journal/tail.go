@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // closedFrame is the exact last frame of a journal whose writer closed it.

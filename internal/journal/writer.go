@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // Header describes the run a journal belongs to.

@@ -97,7 +97,7 @@ func TestParseRefusesReservedLiterals(t *testing.T) {
 			t.Errorf("Parse(%q) = %v, want a refusal naming shoebox's own files", s, err)
 		}
 	}
-	for _, s := range []string{"shoebox/{name}{ext}", "{year}/.{name}{ext}", "_.shoebox/{name}{ext}"} {
+	for _, s := range []string{"github.com/shoebox-photos/shoebox/{name}{ext}", "{year}/.{name}{ext}", "_.shoebox/{name}{ext}"} {
 		if _, err := Parse(s); err != nil {
 			t.Errorf("Parse(%q): %v", s, err)
 		}

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"shoebox/internal/spell"
+	"github.com/shoebox-photos/shoebox/internal/spell"
 )
 
 // Fields are the values a Template is expanded with.

@@ -17,7 +17,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 )
 
 // TestColdHeaderReads measures what the metadata stage costs the disk: it

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 )
 
 func TestContentIdentifierOfBothLivePhotoHalves(t *testing.T) {

@@ -1,9 +1,9 @@
 package meta
 
 import (
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 	"os"
 	"path/filepath"
-	"shoebox/internal/fixture"
 	"testing"
 	"time"
 )

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 )
 
 // genDir holds small real files written by ImageMagick, ExifTool and

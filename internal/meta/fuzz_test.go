@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 )
 
 func addTestdataSeeds(f *testing.F, add func(name string, data []byte)) {

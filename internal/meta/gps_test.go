@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 )
 
 // gpsJPEG is a generated camera JPEG whose clock read wall when GPS said utc.

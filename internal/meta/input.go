@@ -3,7 +3,7 @@ package meta
 import (
 	"encoding/binary"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // input gives bounded random access to a file: bytes of the first read come

@@ -6,7 +6,7 @@ import (
 	"os"
 	"time"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // Kind is what a file is for the sorter.

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // maxSidecarBytes caps what SidecarDate reads: a Takeout JSON or an XMP

@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // The preview a camera embeds in EXIF IFD1 (JPEGInterchangeFormat and

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 )
 
 // smallJPEG encodes a real w×h JPEG, the kind of image a camera embeds as its preview.

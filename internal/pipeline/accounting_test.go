@@ -9,8 +9,8 @@ import (
 	"syscall"
 	"testing"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // manyPhotos is n photos over 28 days, every fourth with an XMP sidecar.

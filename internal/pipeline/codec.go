@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"time"
 
-	"shoebox/internal/record"
+	"github.com/shoebox-photos/shoebox/internal/record"
 )
 
 // The stages hand records to each other through the store. A record is a

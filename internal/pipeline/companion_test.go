@@ -6,8 +6,8 @@ import (
 	"syscall"
 	"testing"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // A photo and its sidecars are one group: the sidecars are transferred

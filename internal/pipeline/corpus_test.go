@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 )
 
 // TestCorpusLandsInExifToolsDateFolder sorts the real camera corpus and

@@ -6,10 +6,10 @@ import (
 	"sort"
 	"time"
 
-	"shoebox/internal/layout"
-	"shoebox/internal/meta"
-	"shoebox/internal/scan"
-	"shoebox/internal/shift"
+	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/scan"
+	"github.com/shoebox-photos/shoebox/internal/shift"
 )
 
 // Role is what planning makes of one file within its group.

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fixture"
-	"shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/meta"
 )
 
 // A file named with "./" or "dir/../" is the same file of its folder, not

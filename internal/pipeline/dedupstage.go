@@ -7,10 +7,10 @@ import (
 	"os"
 	"sync"
 
-	"shoebox/internal/digest"
-	"shoebox/internal/plan"
-	"shoebox/internal/scan"
-	"shoebox/internal/store"
+	"github.com/shoebox-photos/shoebox/internal/digest"
+	"github.com/shoebox-photos/shoebox/internal/plan"
+	"github.com/shoebox-photos/shoebox/internal/scan"
+	"github.com/shoebox-photos/shoebox/internal/store"
 )
 
 // Duplicates are found by size first: only files whose size collides with

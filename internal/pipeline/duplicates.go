@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"shoebox/internal/plan"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/plan"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // With DeleteDuplicates, a move also removes each source that duplicates a

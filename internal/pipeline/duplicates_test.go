@@ -10,9 +10,9 @@ import (
 	"syscall"
 	"testing"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // dupTrees is one photo under three names in two sources (none in the

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fixture"
-	"shoebox/internal/fsx"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // swapForFIFO replaces the file at path by a named pipe with no writer: a

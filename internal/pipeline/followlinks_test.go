@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"shoebox/internal/transfer"
-	"shoebox/internal/undo"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/undo"
 )
 
 // linkedCard is a card holding one photo and one symbolic link to a photo

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"shoebox/internal/layout"
-	"shoebox/internal/meta"
-	"shoebox/internal/shift"
+	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/shift"
 )
 
 // Files that belong together share a source folder and a stem: IMG_1.CR2

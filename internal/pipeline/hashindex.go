@@ -3,9 +3,9 @@ package pipeline
 import (
 	"sync"
 
-	"shoebox/internal/digest"
-	"shoebox/internal/fsx"
-	"shoebox/internal/store"
+	"github.com/shoebox-photos/shoebox/internal/digest"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/store"
 )
 
 // hashIndex is the library's persistent content index (DEST/.shoebox/index):

@@ -6,9 +6,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/scan"
-	"shoebox/internal/store"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/scan"
+	"github.com/shoebox-photos/shoebox/internal/store"
 )
 
 // IndexStats says what `shoebox index` did.

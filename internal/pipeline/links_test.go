@@ -6,7 +6,7 @@ import (
 	"sort"
 	"testing"
 
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // names lists every entry under root (links included), relative, sorted.

@@ -5,8 +5,8 @@ import (
 	"context"
 	"fmt"
 
-	"shoebox/internal/meta"
-	"shoebox/internal/store"
+	"github.com/shoebox-photos/shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/store"
 )
 
 // joinLivePhotos moves the video of a Live Photo into its still's group

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"shoebox/internal/meta"
-	"shoebox/internal/store"
+	"github.com/shoebox-photos/shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/store"
 )
 
 // Meta reads the header of every scanned file with a pool of workers and

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"shoebox/internal/meta"
-	"shoebox/internal/scan"
+	"github.com/shoebox-photos/shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/scan"
 )
 
 // A file dated only by its modification time is dated by whatever last

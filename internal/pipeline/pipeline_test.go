@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fixture"
-	"shoebox/internal/layout"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // tree writes files (path → content) under root.

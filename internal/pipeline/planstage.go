@@ -11,15 +11,15 @@ import (
 	"strings"
 	"time"
 
-	"shoebox/internal/digest"
-	"shoebox/internal/filter"
-	"shoebox/internal/fsx"
-	"shoebox/internal/importlog"
-	"shoebox/internal/layout"
-	"shoebox/internal/meta"
-	"shoebox/internal/plan"
-	"shoebox/internal/store"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/digest"
+	"github.com/shoebox-photos/shoebox/internal/filter"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/importlog"
+	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/plan"
+	"github.com/shoebox-photos/shoebox/internal/store"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // Plan decides every file's fate: duplicates are found first (when enabled),

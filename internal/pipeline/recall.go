@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"shoebox/internal/importlog"
-	"shoebox/internal/meta"
-	"shoebox/internal/scan"
-	"shoebox/internal/store"
+	"github.com/shoebox-photos/shoebox/internal/importlog"
+	"github.com/shoebox-photos/shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/scan"
+	"github.com/shoebox-photos/shoebox/internal/store"
 )
 
 // The import history (internal/importlog) lets a re-run recognise what it

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/importlog"
-	"shoebox/internal/undo"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/importlog"
+	"github.com/shoebox-photos/shoebox/internal/undo"
 )
 
 // The import history's writes are killed at each point around them: the

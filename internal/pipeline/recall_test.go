@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/importlog"
+	"github.com/shoebox-photos/shoebox/internal/importlog"
 )
 
 // bigPhoto is a real JPEG followed by size bytes of incompressible data

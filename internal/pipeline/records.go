@@ -3,10 +3,10 @@ package pipeline
 import (
 	"time"
 
-	"shoebox/internal/importlog"
-	"shoebox/internal/meta"
-	"shoebox/internal/scan"
-	"shoebox/internal/store"
+	"github.com/shoebox-photos/shoebox/internal/importlog"
+	"github.com/shoebox-photos/shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/scan"
+	"github.com/shoebox-photos/shoebox/internal/store"
 )
 
 // Key spaces of the run store. Every key starts with one letter and a slash

@@ -3,8 +3,8 @@ package pipeline
 import (
 	"fmt"
 
-	"shoebox/internal/storage"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/storage"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // warnReflinkFallback says once per run, as a warning, that --mode reflink

@@ -24,10 +24,10 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"shoebox/internal/fixture"
-	"shoebox/internal/fsx"
-	"shoebox/internal/layout"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // relCase is one source tree, one library and the config that sorts them.

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 
-	"shoebox/internal/store"
+	"github.com/shoebox-photos/shoebox/internal/store"
 )
 
 // scanRuns walks the keys under prefix in order, in runs of keys that share

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"shoebox/internal/scan"
+	"github.com/shoebox-photos/shoebox/internal/scan"
 )
 
 // Scan walks the sources and records every regular file in the run store.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"shoebox/internal/store"
+	"github.com/shoebox-photos/shoebox/internal/store"
 )
 
 // leaveTornStore leaves at dir what a kill during pebble's first open, or

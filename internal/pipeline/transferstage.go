@@ -10,11 +10,11 @@ import (
 	"syscall"
 	"time"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
-	"shoebox/internal/meta"
-	"shoebox/internal/shift"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/shift"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // opRecord is one resolved transfer, stored in destination-directory order.

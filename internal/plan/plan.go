@@ -17,7 +17,7 @@ package plan
 import (
 	"sort"
 
-	"shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/layout"
 )
 
 // Item is a source file headed for one destination directory, with the

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"sync"
 
-	"shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
 )
 
 // Caps on what a Collector keeps. Past them it only counts, and the page

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
 )
 
 const dest = "/lib"

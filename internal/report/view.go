@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"shoebox/internal/meta"
-	"shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
 )
 
 // Run describes the run the report is about.

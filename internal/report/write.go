@@ -12,8 +12,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
 )
 
 //go:embed page.html.tmpl

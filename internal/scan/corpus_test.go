@@ -1,9 +1,9 @@
 package scan
 
 import (
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 	"io/fs"
 	"path/filepath"
-	"shoebox/internal/fixture"
 	"testing"
 )
 

@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"time"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // File is one regular file found under a source root.

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"sync"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // ErrLocked means another shoebox run (or another Lock in this process)

@@ -3,7 +3,7 @@ package store
 import (
 	"os"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 
 	"golang.org/x/sys/windows"
 )

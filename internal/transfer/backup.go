@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"shoebox/internal/digest"
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/digest"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
 // A backup copy (--backup) is a second run of the Copy protocol, bound to

@@ -10,8 +10,8 @@ import (
 	"syscall"
 	"testing"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
 // A copy with a backup lands twice from one pass: both files whole, with

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
 // stageAll stages a copy of each source into lib and fails the test on

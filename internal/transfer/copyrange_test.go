@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // TestCopyContentCopiesEveryByteAndSeesSizeChanges: the kernel copy (where

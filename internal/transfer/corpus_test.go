@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"shoebox/internal/digest"
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/digest"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // corpusDir finds the shared sample corpus: $SHOEBOX_CORPUS, else

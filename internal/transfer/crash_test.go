@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // The crash test re-executes this test binary as a child that runs one op

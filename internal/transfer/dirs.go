@@ -6,8 +6,8 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
 // ensureDir creates dir and its missing parents. Each directory it is about

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"shoebox/internal/digest"
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/digest"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
 // RemoveDuplicate removes dup, a source file byte-identical to kept, the

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
 // dupCase is a duplicate in the source tree and its kept copy in the

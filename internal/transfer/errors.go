@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 var (

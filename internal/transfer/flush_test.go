@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"testing"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // copyInto copies n files, each into its own destination folder.

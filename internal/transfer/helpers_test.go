@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // fixture is a source tree and a library tree in one temp dir.

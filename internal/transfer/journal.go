@@ -3,7 +3,7 @@ package transfer
 import (
 	"fmt"
 
-	"shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
 // entry builds the journal record of this op in the given state.

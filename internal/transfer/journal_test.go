@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
 func newJournal(t *testing.T) *journal.Writer {

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"time"
 
-	"shoebox/internal/digest"
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/digest"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // landCopy is the crash-safe copy protocol in one go: fill a fresh temp

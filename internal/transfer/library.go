@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/layout"
 )
 
 // checkLibraryDst refuses, when the executor knows its library, a

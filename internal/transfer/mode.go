@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
 // Mode says how a file reaches its destination.

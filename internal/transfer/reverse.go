@@ -11,9 +11,9 @@ import (
 	"sync"
 	"syscall"
 
-	"shoebox/internal/digest"
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/digest"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
 // ErrLeftInPlace marks a reversal (or recovery) the executor refused

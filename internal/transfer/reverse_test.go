@@ -8,8 +8,8 @@ import (
 	"syscall"
 	"testing"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
 // landed performs o with a journal and returns its Done entries (mkdirs

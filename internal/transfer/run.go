@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
 // run carries one Op through its protocol.

@@ -16,9 +16,9 @@ import (
 	"sync"
 	"time"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
-	"shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/layout"
 )
 
 // Op is one file to bring to its destination. It carries no journal

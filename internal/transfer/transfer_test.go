@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"testing"
 
-	"shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 func TestParseModeRoundTrip(t *testing.T) {

@@ -9,13 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/fixture"
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
-	"shoebox/internal/layout"
-	"shoebox/internal/pipeline"
-	"shoebox/internal/transfer"
-	"shoebox/internal/undo"
+	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/undo"
 )
 
 // contents maps every regular file under root to its bytes and mtime.

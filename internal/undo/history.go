@@ -20,9 +20,9 @@ import (
 	"slices"
 	"time"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 const (

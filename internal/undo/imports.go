@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"shoebox/internal/importlog"
-	"shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/importlog"
+	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
 // forgetImports removes from the library's import history the files the

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
 // Undoing a run other than the newest is safe only when nothing done

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"shoebox/internal/journal"
-	"shoebox/internal/layout"
-	"shoebox/internal/pipeline"
-	"shoebox/internal/transfer"
-	"shoebox/internal/undo"
+	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/undo"
 )
 
 // runIDs lists the sort runs of a library, oldest first.

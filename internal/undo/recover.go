@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"shoebox/internal/digest"
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/digest"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // RecoveryStats says what Interrupted found and did.

@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"shoebox/internal/journal"
-	"shoebox/internal/record"
-	"shoebox/internal/store"
+	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/record"
+	"github.com/shoebox-photos/shoebox/internal/store"
 )
 
 // A run of a million files has two million journal entries; undo must

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
 func TestSpilledEntriesComeBackNewestFirstAndWhole(t *testing.T) {

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"shoebox/internal/fsx"
-	"shoebox/internal/journal"
-	"shoebox/internal/store"
-	"shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/store"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // Options configure Last and Named.
