@@ -62,8 +62,11 @@ type box struct {
 }
 
 // nextBox reads the box header at off inside a container ending at end.
-func (p *parse) nextBox(off, end int64) (box, bool) {
-	h := p.in.at(off, 8)
+func (p *parse) nextBox(off, end int64) (box, bool) { return boxAt(p.in, off, end) }
+
+// boxAt reads the box header at off inside a container ending at end.
+func boxAt(in *input, off, end int64) (box, bool) {
+	h := in.at(off, 8)
 	if h == nil || off+8 > end {
 		return box{}, false
 	}
@@ -73,7 +76,7 @@ func (p *parse) nextBox(off, end int64) (box, bool) {
 	case 0: // extends to the end of the container
 		size = end - off
 	case 1:
-		ext := p.in.at(off+8, 8)
+		ext := in.at(off+8, 8)
 		if ext == nil {
 			return box{}, false
 		}
@@ -190,8 +193,10 @@ func (p *parse) windowMoov(b box) {
 
 // metaPayload finds where a meta box's children start: ISO meta is a full
 // box (4 bytes of version and flags), QuickTime's is not.
-func (p *parse) metaPayload(b box) int64 {
-	if h := p.in.at(b.data+4, 4); h != nil && binary.BigEndian.Uint32(h) == boxHdlr {
+func (p *parse) metaPayload(b box) int64 { return metaPayloadIn(p.in, b) }
+
+func metaPayloadIn(in *input, b box) int64 {
+	if h := in.at(b.data+4, 4); h != nil && binary.BigEndian.Uint32(h) == boxHdlr {
 		return b.data
 	}
 	return b.data + 4
@@ -393,7 +398,12 @@ func (p *parse) readHEIFMeta(st *bmffState, meta box) {
 }
 
 func (p *parse) readIinf(st *bmffState, b box) {
-	h := p.in.at(b.data, 8)
+	iinfEach(p.in, b, func(e box) { p.readInfe(st, e) })
+}
+
+// iinfEach calls fn with each infe box of the iinf box b.
+func iinfEach(in *input, b box, fn func(e box)) {
+	h := in.at(b.data, 8)
 	if h == nil {
 		return
 	}
@@ -402,27 +412,36 @@ func (p *parse) readIinf(st *bmffState, b box) {
 		off = b.data + 8
 	}
 	for i := 0; i < maxILocItems && off < b.end; i++ {
-		e, ok := p.nextBox(off, b.end)
+		e, ok := boxAt(in, off, b.end)
 		if !ok {
 			return
 		}
 		off = e.end
 		if e.typ == boxInfe {
-			p.readInfe(st, e)
+			fn(e)
 		}
 	}
 }
 
-func (p *parse) readInfe(st *bmffState, e box) {
-	h := p.in.at(e.data, 16)
+// infeItem reads an item's id and type from its infe box (version 2 or 3).
+func infeItem(in *input, e box) (id, typ uint32, ok bool) {
+	h := in.at(e.data, 16)
 	if h == nil || h[0] < 2 {
-		return
+		return 0, 0, false
 	}
 	id, rest := uint32(binary.BigEndian.Uint16(h[4:])), h[8:12]
 	if h[0] >= 3 {
 		id, rest = binary.BigEndian.Uint32(h[4:]), h[10:14]
 	}
-	switch binary.BigEndian.Uint32(rest) {
+	return id, binary.BigEndian.Uint32(rest), true
+}
+
+func (p *parse) readInfe(st *bmffState, e box) {
+	id, typ, ok := infeItem(p.in, e)
+	if !ok {
+		return
+	}
+	switch typ {
 	case boxExif:
 		if !st.haveExif {
 			st.exifItem, st.haveExif = id, true
@@ -459,7 +478,21 @@ func (r *ilocReader) uint(width int) uint64 {
 }
 
 func (p *parse) readIloc(st *bmffState, b box) {
-	body := p.in.at(b.data, int(min(b.end-b.data, maxBlockBytes)))
+	ilocEach(p.in, b, func(id uint32, at, n int64, extents uint64) {
+		switch {
+		case st.haveExif && id == st.exifItem:
+			p.readExifItem(at)
+		case st.haveXMP && id == st.xmpItem:
+			p.readXMPItem(at, uint64(n))
+		}
+	})
+}
+
+// ilocEach calls fn with each item of the iloc box b that is stored in the
+// file itself (construction method 0): its id, where its first extent
+// starts and how long it is, and how many extents it has.
+func ilocEach(in *input, b box, fn func(id uint32, at, n int64, extents uint64)) {
+	body := in.at(b.data, int(min(b.end-b.data, maxBlockBytes)))
 	if len(body) < 8 {
 		return
 	}
@@ -493,16 +526,10 @@ func (p *parse) readIloc(st *bmffState, b box) {
 				first, firstLen = o, l
 			}
 		}
-		if r.bad || method != 0 || extents == 0 {
+		if r.bad || method != 0 || extents == 0 || base+first > 1<<62 || firstLen > 1<<62 {
 			continue
 		}
-		at := int64(base + first)
-		switch {
-		case st.haveExif && id == st.exifItem:
-			p.readExifItem(at)
-		case st.haveXMP && id == st.xmpItem:
-			p.readXMPItem(at, firstLen)
-		}
+		fn(id, int64(base+first), int64(firstLen), extents)
 	}
 }
 

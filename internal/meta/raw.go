@@ -45,21 +45,26 @@ type ciff struct {
 }
 
 func (c *ciff) heap(start, end int64, depth int) {
-	p, order := c.p, c.order
+	walkCIFF(c.p.in, c.order, start, end, depth, c.entry)
+}
+
+// walkCIFF calls visit with each value entry of the heap from start to end
+// and of its sub-heaps, down to maxCIFFDepth.
+func walkCIFF(in *input, order binary.ByteOrder, start, end int64, depth int, visit func(tag uint16, at, size int64)) {
 	if depth > maxCIFFDepth || end-start < 4 {
 		return
 	}
-	tail := p.in.at(end-4, 4)
+	tail := in.at(end-4, 4)
 	if tail == nil {
 		return
 	}
 	dir := start + int64(order.Uint32(tail))
-	cb := p.in.at(dir, 2)
+	cb := in.at(dir, 2)
 	if cb == nil {
 		return
 	}
 	n := min(int(order.Uint16(cb)), maxCIFFEntries)
-	tab := p.in.at(dir+2, n*10)
+	tab := in.at(dir+2, n*10)
 	if tab == nil {
 		return
 	}
@@ -70,15 +75,18 @@ func (c *ciff) heap(start, end int64, depth int) {
 		if tag&0xC000 != 0 || off+size > end-start { // stored in the entry, or out of the heap
 			continue
 		}
-		c.entry(tag&0x3FFF, start+off, size, depth)
+		tag &= 0x3FFF
+		if tag>>8&0x38 == 0x28 || tag>>8&0x38 == 0x30 {
+			walkCIFF(in, order, start+off, start+off+size, depth+1, visit)
+			continue
+		}
+		visit(tag, start+off, size)
 	}
 }
 
-func (c *ciff) entry(tag uint16, at, size int64, depth int) {
+func (c *ciff) entry(tag uint16, at, size int64) {
 	p, order := c.p, c.order
 	switch {
-	case tag>>8&0x38 == 0x28 || tag>>8&0x38 == 0x30:
-		c.heap(at, at+size, depth+1)
 	case tag == ciffMakeModel:
 		b := p.in.at(at, int(min(size, maxStringLength)))
 		if i := indexByte(b, 0); i >= 0 {

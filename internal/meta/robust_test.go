@@ -14,8 +14,8 @@ const (
 )
 
 // TestHostileFilesNoPanicHangOrBloat runs every mutated corpus file (and the
-// checked-in hostile seeds) through Reader.File under a deadline and an
-// allocation cap.
+// checked-in hostile seeds) through Reader.File and Thumbnail under a
+// deadline and an allocation cap.
 func TestHostileFilesNoPanicHangOrBloat(t *testing.T) {
 	paths, _ := filepath.Glob(filepath.Join("testdata", "hostile", "*"))
 	if dir := corpusDirOrEmpty(t); dir != "" {
@@ -65,8 +65,12 @@ func readWithDeadline(t *testing.T, r *Reader, p string, st os.FileInfo) uint64 
 				r.Bytes(name, data, st.ModTime())
 			}
 		}
+		Thumbnail(p)
+		if data, err := os.ReadFile(p); err == nil {
+			ThumbnailBytes(data)
+		}
 		runtime.ReadMemStats(&after)
-		done <- after.TotalAlloc - before.TotalAlloc - uint64(3*st.Size()) // minus our own ReadFile
+		done <- after.TotalAlloc - before.TotalAlloc - uint64(4*st.Size()) // minus our own ReadFile
 	}()
 	select {
 	case a := <-done:

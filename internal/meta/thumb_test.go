@@ -78,7 +78,7 @@ func jpegWithThumb(t testing.TB, order binary.ByteOrder, thumb []byte) []byte {
 }
 
 func TestThumbnailFromJPEGFile(t *testing.T) {
-	thumb := smallJPEG(t, 16, 12)
+	thumb := smallJPEG(t, 160, 120)
 	for name, order := range map[string]binary.ByteOrder{"little": binary.LittleEndian, "big": binary.BigEndian} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "IMG_0001.JPG")
@@ -108,10 +108,9 @@ func TestThumbnailFromTIFF(t *testing.T) {
 
 func TestThumbnailAbsent(t *testing.T) {
 	cases := map[string][]byte{
-		"EXIF without IFD1": fixture.JPEG(fixture.EXIF{}),
-		"no EXIF":           smallJPEG(t, 8, 8),
-		"not an image":      []byte("hello, this is text and not a picture"),
-		"empty":             nil,
+		"EXIF without IFD1, too big to be its own": append(fixture.JPEG(fixture.EXIF{}), make([]byte, maxWholeJPEG)...),
+		"not an image": []byte("hello, this is text and not a picture"),
+		"empty":        nil,
 	}
 	for name, data := range cases {
 		if got := ThumbnailBytes(data); got != nil {
@@ -133,7 +132,7 @@ func TestThumbnailRejectsBadPointers(t *testing.T) {
 	}
 	cases := map[string][]byte{
 		"length past the end":  mutate(lenAt, uint32(len(thumb)+1)),
-		"length over the cap":  mutate(lenAt, maxThumbBytes+1),
+		"length over the cap":  mutate(lenAt, maxPreviewBytes+1),
 		"offset past the end":  mutate(offAt, 1<<30),
 		"offset not at a JPEG": mutate(offAt, 8),
 		"IFD1 loops to IFD0":   mutate(8+2+12, 8),
@@ -182,14 +181,22 @@ func TestThumbnailCorpus(t *testing.T) {
 
 func FuzzThumbnail(f *testing.F) {
 	addTestdataSeeds(f, func(_ string, data []byte) { f.Add(data) })
+	previews, _ := filepath.Glob(filepath.Join("testdata", "preview", "*.*"))
+	for _, p := range previews {
+		if data, err := os.ReadFile(p); err == nil && filepath.Ext(p) != ".sh" {
+			f.Add(data)
+		}
+	}
 	f.Add(jpegWithThumb(f, binary.LittleEndian, smallJPEG(f, 8, 8)))
 	f.Add(thumbTIFF(binary.BigEndian, smallJPEG(f, 8, 8)))
+	f.Add(rawTIFF(f, binary.LittleEndian))
+	f.Add(cr3Previews(smallJPEG(f, 16, 12), smallJPEG(f, 200, 150)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		thumb := ThumbnailBytes(data)
 		if thumb == nil {
 			return
 		}
-		if len(thumb) > maxThumbBytes || thumb[0] != 0xFF || thumb[1] != 0xD8 {
+		if len(thumb) > maxPreviewBytes || thumb[0] != 0xFF || thumb[1] != 0xD8 {
 			t.Fatalf("bad thumbnail: %d bytes starting % x", len(thumb), thumb[:min(4, len(thumb))])
 		}
 		if !bytes.Contains(data, thumb) {

@@ -56,7 +56,7 @@ type node struct {
 // pair is two byte-identical files, the skipped one and the kept one.
 type pair struct {
 	Skipped, Kept       string
-	SkippedImg, KeptImg template.URL // data: URIs, "" when there is no EXIF thumbnail
+	SkippedImg, KeptImg template.URL // data: URIs, "" when the file carries no preview
 	HasThumbs           bool
 }
 
@@ -250,7 +250,7 @@ func parentOf(path string) string {
 	return ""
 }
 
-// pairs loads the EXIF thumbnails of the first duplicate pairs. The kept
+// pairs loads the embedded previews of the first duplicate pairs. The kept
 // copy is read where this run put it when it moved, else where it was.
 func (c *Collector) pairs() []pair {
 	n := min(len(c.duplicates.items), ThumbPairs)
@@ -269,12 +269,17 @@ func (c *Collector) pairs() []pair {
 	return out
 }
 
-// thumbURI is the file's EXIF thumbnail as a data: URI, "" when it has none.
-// The bytes were checked to start a JPEG, so the URI is safe to inline.
+// thumbURI is the file's embedded preview as a data: URI, "" when it has
+// none. meta checked the bytes to be a whole JPEG or PNG, so the URI is
+// safe to inline.
 func thumbURI(path string) template.URL {
 	b, err := meta.Thumbnail(path)
 	if err != nil || b == nil {
 		return ""
 	}
-	return template.URL("data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(b))
+	mime := "image/jpeg"
+	if strings.HasPrefix(string(b[:min(len(b), 8)]), "\x89PNG") {
+		mime = "image/png"
+	}
+	return template.URL("data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(b))
 }
