@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/pipeline"
 	reportpage "github.com/shoebox-photos/shoebox/internal/report" // cli.report is the exit-code function
 )
@@ -41,11 +42,11 @@ func newHTMLReport(path string, sources []string, dest string) (*htmlReport, err
 		return nil, usagef("--report %q: folder %q does not exist; create it or pick another place", path, filepath.Dir(abs))
 	}
 	for _, root := range sources {
-		if insideRoot(abs, root) {
+		if fsx.Within(abs, root) {
 			return nil, usagef("--report %q is inside the source %q: a report is never written among the files being sorted; put it elsewhere", path, root)
 		}
 	}
-	if insideRoot(abs, dest) {
+	if fsx.Within(abs, dest) {
 		return nil, usagef("--report %q is inside the library %q: a report is never written among its photos or its state; put it beside the library instead", path, dest)
 	}
 	if err := reportpage.Replaceable(abs); err != nil {
@@ -55,51 +56,6 @@ func newHTMLReport(path string, sources []string, dest string) (*htmlReport, err
 		return nil, usagef("--report %q: %s", path, sentence(err))
 	}
 	return &htmlReport{path: abs, started: time.Now()}, nil
-}
-
-// insideRoot reports whether the file at abs is root or lies under it,
-// by name (absolute, cleaned) and by identity: each existing folder above
-// the file is compared with root by device and inode, which sees through
-// symbolic links, bind mounts and the other spellings of a name on a
-// case-insensitive filesystem.
-func insideRoot(abs, root string) bool {
-	rootAbs, err := filepath.Abs(root)
-	if err != nil {
-		return false
-	}
-	if rel, err := filepath.Rel(rootAbs, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return true
-	}
-	rootSt, err := os.Stat(rootAbs)
-	if err != nil {
-		return false // a root that does not exist yet (a new library) holds nothing
-	}
-	if st, err := os.Stat(abs); err == nil && os.SameFile(st, rootSt) {
-		return true // a source given as a file, reached by another name
-	}
-	chains := []string{filepath.Dir(abs)}
-	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
-		chains = append(chains, real) // "link/.." is cleaned by name, resolved otherwise by the kernel
-	}
-	for _, start := range chains {
-		if folderUnder(start, rootSt) {
-			return true
-		}
-	}
-	return false
-}
-
-// folderUnder reports whether dir or one of the folders above it is root.
-func folderUnder(dir string, root os.FileInfo) bool {
-	for {
-		if st, err := os.Stat(dir); err == nil && os.SameFile(st, root) {
-			return true
-		}
-		if dir == filepath.Dir(dir) {
-			return false
-		}
-		dir = filepath.Dir(dir)
-	}
 }
 
 // begin starts collecting for a run into dest (absolute).

@@ -125,22 +125,6 @@ func sameFolder(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
-// realPath is p with every symbolic link on its way resolved, as far as
-// it exists (the rest, still to be created, appended as given): a backup
-// folder reached through a link into the library is inside the library.
-func realPath(p string) string {
-	var rest []string
-	for d := p; ; d = filepath.Dir(d) {
-		if r, err := filepath.EvalSymlinks(d); err == nil {
-			return filepath.Join(append([]string{r}, rest...)...)
-		}
-		if d == filepath.Dir(d) {
-			return p
-		}
-		rest = append([]string{filepath.Base(d)}, rest...)
-	}
-}
-
 // unwrapPath drops the *PathError wrapper whose path the message already names.
 func unwrapPath(err error) error {
 	var pe *fs.PathError
@@ -284,11 +268,10 @@ func (r *Run) resolveBackup() error {
 	if err != nil {
 		return fmt.Errorf("--backup %q: %w", r.cfg.Backup, err)
 	}
-	realBak := realPath(abs)
+	// By name and by identity, each way round: a link, a bind mount or
+	// another spelling of a name does not make a folder apart.
 	apart := func(what, p string) error {
-		realP := realPath(p)
-		if abs == p || within(abs, p) || within(p, abs) || sameFolder(abs, p) ||
-			realBak == realP || within(realBak, realP) || within(realP, realBak) {
+		if fsx.Within(abs, p) || fsx.Within(p, abs) {
 			return fmt.Errorf("%w: --backup %q and the %s %q overlap: the backup must be a folder of its own, outside both", ErrConfig, r.cfg.Backup, what, p)
 		}
 		return nil
