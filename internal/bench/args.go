@@ -9,49 +9,73 @@ import (
 const Usage = "<count> [work-dir] [--scan-only] [--keep] [--workers N|auto] [--meta-workers N] [--dedup on|off]\n" +
 	"       [--real-size] [--cold] [--rerun] [--incremental N] [--compare] [--mode copy|reflink] [--generate-only] [--label TEXT]"
 
-// ParseArgs reads the command line described by Usage (and, for profiling
-// the stages, `--cpuprofile FILE` and `--memprofile FILE`).
+// option is one flag of the command line: a switch (takesValue false, set
+// is called with "") or a flag followed by its value.
+type option struct {
+	takesValue bool
+	set        func(v string) error
+}
+
+// options is the one table of every flag ParseArgs knows (and, for
+// profiling the stages, `--cpuprofile FILE` and `--memprofile FILE`), each
+// writing its field of cfg.
+func options(cfg *Config) map[string]option {
+	on := func(p *bool) option {
+		return option{set: func(string) error { *p = true; return nil }}
+	}
+	text := func(p *string) option {
+		return option{takesValue: true, set: func(v string) error { *p = v; return nil }}
+	}
+	count := func(flag string, p *int) option {
+		return option{takesValue: true, set: func(v string) error { return positive(flag, v, p) }}
+	}
+	valued := func(set func(string) error) option { return option{takesValue: true, set: set} }
+	return map[string]option{
+		"--scan-only":     on(&cfg.ScanOnly),
+		"--keep":          on(&cfg.Keep),
+		"--real-size":     on(&cfg.RealSize),
+		"--cold":          on(&cfg.Cold),
+		"--rerun":         on(&cfg.Rerun),
+		"--compare":       on(&cfg.Compare),
+		"--generate-only": on(&cfg.GenerateOnly),
+		"--cpuprofile":    text(&cfg.CPUProfile),
+		"--memprofile":    text(&cfg.MemProfile),
+		"--label":         text(&cfg.Label),
+		"--meta-workers":  count("--meta-workers", &cfg.MetaWorkers),
+		"--incremental":   count("--incremental", &cfg.Incremental),
+		"--workers":       valued(cfg.setWorkers),
+		"--seed":          valued(cfg.setSeed),
+		"--mode":          valued(cfg.setMode),
+		"--dedup":         valued(cfg.setDedup),
+	}
+}
+
+// ParseArgs reads the command line described by Usage.
 func ParseArgs(args []string) (Config, error) {
 	cfg := Config{Workers: 4, Seed: 1, Mode: "copy"}
+	known := options(&cfg)
 	var positional []string
 	for i := 0; i < len(args); i++ {
-		switch a := args[i]; a {
-		case "--scan-only":
-			cfg.ScanOnly = true
-		case "--keep":
-			cfg.Keep = true
-		case "--real-size":
-			cfg.RealSize = true
-		case "--cold":
-			cfg.Cold = true
-		case "--rerun":
-			cfg.Rerun = true
-		case "--compare":
-			cfg.Compare = true
-		case "--generate-only":
-			cfg.GenerateOnly = true
-		case "--workers", "--meta-workers", "--dedup", "--seed", "--cpuprofile", "--memprofile", "--incremental", "--mode", "--label":
+		a := args[i]
+		opt, ok := known[a]
+		if !ok {
+			positional = append(positional, a)
+			continue
+		}
+		v := ""
+		if opt.takesValue {
 			if i+1 >= len(args) {
 				return cfg, fmt.Errorf("%s needs a value", a)
 			}
 			i++
-			if err := setValue(&cfg, a, args[i]); err != nil {
-				return cfg, err
-			}
-		default:
-			positional = append(positional, a)
+			v = args[i]
+		}
+		if err := opt.set(v); err != nil {
+			return cfg, err
 		}
 	}
-	if len(positional) < 1 || len(positional) > 2 {
-		return cfg, fmt.Errorf("want <count> [work-dir]")
-	}
-	n, err := strconv.Atoi(positional[0])
-	if err != nil || n < 1 {
-		return cfg, fmt.Errorf("count %q: want a positive number", positional[0])
-	}
-	cfg.Count = n
-	if len(positional) == 2 {
-		cfg.WorkDir = positional[1]
+	if err := cfg.setPositional(positional); err != nil {
+		return cfg, err
 	}
 	if cfg.ScanOnly && (cfg.Rerun || cfg.Incremental > 0 || cfg.Compare) {
 		return cfg, fmt.Errorf("--scan-only copies nothing: it cannot be combined with --rerun, --incremental or --compare")
@@ -59,44 +83,54 @@ func ParseArgs(args []string) (Config, error) {
 	return cfg, nil
 }
 
-func setValue(cfg *Config, flag, v string) error {
-	switch flag {
-	case "--workers":
-		if v == "auto" {
-			cfg.Workers = 0 // the pipeline chooses from the storage, as the CLI does
-			return nil
-		}
-		return positive(flag, v, &cfg.Workers)
-	case "--meta-workers":
-		return positive(flag, v, &cfg.MetaWorkers)
-	case "--incremental":
-		return positive(flag, v, &cfg.Incremental)
-	case "--seed":
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return fmt.Errorf("--seed %q: want a number", v)
-		}
-		cfg.Seed = n
-	case "--cpuprofile":
-		cfg.CPUProfile = v
-	case "--memprofile":
-		cfg.MemProfile = v
-	case "--label":
-		cfg.Label = v
-	case "--mode":
-		if v != "copy" && v != "reflink" {
-			return fmt.Errorf("--mode %q: want copy or reflink", v)
-		}
-		cfg.Mode = v
-	case "--dedup":
-		switch v {
-		case "on":
-			cfg.Dedup = true
-		case "off":
-			cfg.Dedup = false
-		default:
-			return fmt.Errorf("--dedup %q: want on or off", v)
-		}
+func (cfg *Config) setPositional(positional []string) error {
+	if len(positional) < 1 || len(positional) > 2 {
+		return fmt.Errorf("want <count> [work-dir]")
+	}
+	n, err := strconv.Atoi(positional[0])
+	if err != nil || n < 1 {
+		return fmt.Errorf("count %q: want a positive number", positional[0])
+	}
+	cfg.Count = n
+	if len(positional) == 2 {
+		cfg.WorkDir = positional[1]
+	}
+	return nil
+}
+
+func (cfg *Config) setWorkers(v string) error {
+	if v == "auto" {
+		cfg.Workers = 0 // the pipeline chooses from the storage, as the CLI does
+		return nil
+	}
+	return positive("--workers", v, &cfg.Workers)
+}
+
+func (cfg *Config) setSeed(v string) error {
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return fmt.Errorf("--seed %q: want a number", v)
+	}
+	cfg.Seed = n
+	return nil
+}
+
+func (cfg *Config) setMode(v string) error {
+	if v != "copy" && v != "reflink" {
+		return fmt.Errorf("--mode %q: want copy or reflink", v)
+	}
+	cfg.Mode = v
+	return nil
+}
+
+func (cfg *Config) setDedup(v string) error {
+	switch v {
+	case "on":
+		cfg.Dedup = true
+	case "off":
+		cfg.Dedup = false
+	default:
+		return fmt.Errorf("--dedup %q: want on or off", v)
 	}
 	return nil
 }

@@ -119,3 +119,24 @@ func TestSummaryShowsRerunReadBoth(t *testing.T) {
 		t.Errorf("summary has %d column bars, header %d", cols, head)
 	}
 }
+
+// TestParseArgsEveryFlag sets every flag of Usage once, so each row of the
+// flag table is seen to write its own field.
+func TestParseArgsEveryFlag(t *testing.T) {
+	cfg, err := ParseArgs([]string{"--keep", "7", "--scan-only", "--generate-only", "--label", "ext4 loop",
+		"--seed", "-3", "--dedup", "on", "--cpuprofile", "c.out", "--memprofile", "m.out", "--workers", "8"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{Count: 7, Keep: true, ScanOnly: true, GenerateOnly: true, Label: "ext4 loop", Seed: -3,
+		Dedup: true, CPUProfile: "c.out", MemProfile: "m.out", Workers: 8, Mode: "copy"}
+	if cfg != want {
+		t.Errorf("parsed %+v, want %+v", cfg, want)
+	}
+	for _, bad := range [][]string{{"10", "--label"}, {"10", "--dedup", "maybe"}, {"10", "--seed", "x"},
+		{"10", "--workers", "0"}, {}, {"1", "2", "3"}, {"none"}} {
+		if _, err := ParseArgs(bad); err == nil {
+			t.Errorf("%v: accepted", bad)
+		}
+	}
+}
