@@ -8,6 +8,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 )
 
 // TestOpenRandomReadsOnlyWhatIsAsked: a header read through OpenRandom of a
@@ -44,17 +46,12 @@ func TestOpenRandomReadsOnlyWhatIsAsked(t *testing.T) {
 // where the filesystem keeps its pages anyway.
 func evict(t *testing.T, path string) {
 	t.Helper()
+	fsxtest.DropFromCache(t, path)
 	fd, err := unix.Open(path, unix.O_RDONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer unix.Close(fd)
-	if err := unix.Fsync(fd); err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.Fadvise(fd, 0, 0, unix.FADV_DONTNEED); err != nil {
-		t.Fatal(err)
-	}
 	var st unix.Stat_t
 	unix.Fstat(fd, &st)
 	if residentBytes(t, path, st.Size) != 0 {

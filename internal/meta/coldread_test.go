@@ -3,21 +3,18 @@
 package meta
 
 import (
-	"bufio"
 	"crypto/rand"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 )
 
 // TestColdHeaderReads measures what the metadata stage costs the disk: it
@@ -38,13 +35,13 @@ func TestColdHeaderReads(t *testing.T) {
 	}
 	paths := coldPhotos(t, dir, n, 4<<20)
 	for _, p := range paths {
-		dropFromCache(t, p)
+		fsxtest.DropFromCache(t, p)
 	}
-	before := ioReadBytes(t)
+	before := fsxtest.ProcIO(t, "read_bytes")
 	start := time.Now()
 	readHeaders(t, paths, 2*runtime.NumCPU())
 	elapsed := time.Since(start)
-	read := ioReadBytes(t) - before
+	read := fsxtest.ProcIO(t, "read_bytes") - before
 	t.Logf("%d files: %.1f KiB read from disk per file, %v per file, %v in all",
 		len(paths), float64(read)/float64(len(paths))/1024, elapsed/time.Duration(len(paths)), elapsed)
 }
@@ -94,39 +91,4 @@ func coldPhotos(t *testing.T, dir string, n, size int) []string {
 		}
 	}
 	return paths
-}
-
-// dropFromCache writes back and evicts one file's pages: a cold cache for
-// these files only, without disturbing the rest of a shared machine.
-func dropFromCache(t *testing.T, path string) {
-	fd, err := unix.Open(path, unix.O_RDONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unix.Close(fd)
-	if err := unix.Fdatasync(fd); err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.Fadvise(fd, 0, 0, unix.FADV_DONTNEED); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// ioReadBytes is read_bytes of /proc/self/io: bytes this process caused to
-// be fetched from storage, readahead included.
-func ioReadBytes(t *testing.T) int64 {
-	f, err := os.Open("/proc/self/io")
-	if err != nil {
-		t.Skipf("no /proc/self/io: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "read_bytes: "); ok {
-			n, _ := strconv.ParseInt(v, 10, 64)
-			return n
-		}
-	}
-	t.Skip("no read_bytes in /proc/self/io")
-	return 0
 }

@@ -1,36 +1,11 @@
 package pipeline
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
-)
 
-// rchar is the bytes this process has read through read-like system
-// calls so far (page cache hits included: what the program asked for).
-func rchar(t *testing.T) int64 {
-	t.Helper()
-	f, err := os.Open("/proc/self/io")
-	if err != nil {
-		t.Skipf("no /proc/self/io: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "rchar: "); ok {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return n
-		}
-	}
-	t.Skip("no rchar in /proc/self/io")
-	return 0
-}
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
+)
 
 // The measure: a no-op re-run over real-size photos reads less
 // than 2% of their bytes (it read 201% before the import history: every
@@ -45,9 +20,9 @@ func TestNoOpRerunReadsAlmostNothing(t *testing.T) {
 		t.Fatalf("first run: %+v", sum)
 	}
 	for _, dedup := range []bool{true, false} {
-		before := rchar(t)
+		before := fsxtest.ProcIO(t, "rchar")
 		sum, _ := sortTree(t, []string{src}, lib, func(c *Config) { c.Dedup = dedup })
-		read := rchar(t) - before
+		read := fsxtest.ProcIO(t, "rchar") - before
 		if sum.Recalled != n || sum.Transferred != 0 {
 			t.Fatalf("dedup=%v: re-run %+v", dedup, sum)
 		}
