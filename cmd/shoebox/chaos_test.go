@@ -7,18 +7,17 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/fixture"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 	"github.com/shoebox-photos/shoebox/internal/importlog"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
@@ -438,27 +437,13 @@ func runKilled(t *testing.T, k chaosKill, args ...string) (out string, killed, o
 		code, out := shoebox(t, []string{envCrashAt + "=" + k.crashAt}, args...)
 		return out, code == crashExitCode, code == crashExitCode || code == 0
 	}
-	cmd := command(nil, args...)
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	delay := k.delay
+	if k.never {
+		delay = fsxtest.Never
 	}
-	var timer *time.Timer
-	if !k.never {
-		timer = time.AfterFunc(k.delay, func() { cmd.Process.Signal(syscall.SIGKILL) })
-	}
-	err := cmd.Wait()
-	if timer != nil {
-		timer.Stop()
-	}
-	var exit *exec.ExitError
-	if err != nil && !errors.As(err, &exit) {
-		t.Fatalf("%q: %v\n%s", args, err, buf.String())
-	}
-	code := cmd.ProcessState.ExitCode()
+	out, code := fsxtest.RunKilled(t, command(nil, args...), delay)
 	killed = code == -1 && !k.never
-	return buf.String(), killed, code == 0 || killed
+	return out, killed, code == 0 || killed
 }
 
 // entry is one thing found in a tree: a file's content, a link's target

@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/cli"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 	"github.com/shoebox-photos/shoebox/internal/layout"
 	"github.com/shoebox-photos/shoebox/internal/pipeline"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
@@ -24,7 +22,7 @@ import (
 const (
 	envChild      = "SHOEBOX_TEST_AS_COMMAND"
 	envCrashAt    = "SHOEBOX_TEST_CRASH_AT"
-	crashExitCode = 137
+	crashExitCode = fsxtest.CrashExitCode
 )
 
 // runChild is the child's whole life; it returns the exit code.
@@ -33,26 +31,12 @@ func runChild(args []string) int {
 	if spec == "" {
 		return cli.Main(args)
 	}
-	point, nth, err := parseCrashAt(spec)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	return sortWithCrash(args, point, nth)
-}
-
-func parseCrashAt(spec string) (string, int64, error) {
-	point, n, ok := strings.Cut(spec, ":")
-	nth, err := strconv.ParseInt(n, 10, 64)
-	if !ok || err != nil || nth < 1 {
-		return "", 0, fmt.Errorf("%s=%q: want <crash point>:<n>", envCrashAt, spec)
-	}
-	return point, nth, nil
+	return sortWithCrash(args, spec)
 }
 
 // sortWithCrash runs `sort [--mode M] [--backup DIR] SRC DEST` as cli would configure it,
 // recording the same command line in the journal, through fsx.Faults.
-func sortWithCrash(args []string, point string, nth int64) int {
+func sortWithCrash(args []string, spec string) int {
 	mode, backup, src, dest, err := parseSortArgs(args)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -64,12 +48,10 @@ func sortWithCrash(args []string, point string, nth int64) int {
 		return 1
 	}
 	fsys := fsx.NewFaults(fsx.OS)
-	var seen atomic.Int64
-	fsys.OnCrashPoint(func(p string) {
-		if p == point && seen.Add(1) == nth {
-			os.Exit(crashExitCode)
-		}
-	})
+	if err := fsxtest.ExitAtCrashPoint(fsys, spec); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", envCrashAt, err)
+		return 2
+	}
 	cfg := pipeline.Config{
 		Sources: []string{src}, Dest: dest, Template: tmpl, UnknownDir: "unknown",
 		Mode: mode, Workers: 4, Dedup: true, VideoTZ: time.Local, Args: args, FS: fsys, Backup: backup,

@@ -10,13 +10,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/digest"
 	"github.com/shoebox-photos/shoebox/internal/fixture"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 )
 
 func TestMain(m *testing.M) {
@@ -145,19 +145,7 @@ func command(env []string, args ...string) *exec.Cmd {
 // running by then).
 func killAfter(t *testing.T, delay time.Duration, args ...string) {
 	t.Helper()
-	cmd := command(nil, args...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	timer := time.AfterFunc(delay, func() { cmd.Process.Signal(syscall.SIGKILL) })
-	err := cmd.Wait()
-	timer.Stop()
-	var exit *exec.ExitError
-	if err != nil && !errors.As(err, &exit) {
-		t.Fatalf("killed sort: %v\n%s", err, out.String())
-	}
+	fsxtest.RunKilled(t, command(nil, args...), delay)
 }
 
 type iteration struct {

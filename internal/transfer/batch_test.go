@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
@@ -242,21 +242,11 @@ func TestBatchCrashChild(t *testing.T) {
 	if spec == "" {
 		t.Skip("only runs as the child of TestBatchKilledBeforeRenamesLeavesOnlyJournaledTemps")
 	}
-	point, nth, _ := strings.Cut(spec, ":")
-	want, _ := strconv.Atoi(nth)
 	src, lib, jdir := os.Getenv(envCrashSrc), os.Getenv(envCrashDst), os.Getenv(envCrashMode)
 	fsys := fsx.NewFaults(fsx.OS)
-	var mu sync.Mutex
-	seen := 0
-	fsys.OnCrashPoint(func(p string) {
-		mu.Lock()
-		defer mu.Unlock()
-		if p == point {
-			if seen++; seen == want {
-				os.Exit(crashExitCode)
-			}
-		}
-	})
+	if err := fsxtest.ExitAtCrashPoint(fsys, spec); err != nil {
+		t.Fatal(err)
+	}
 	w, err := journal.Create(jdir, journal.Header{RunID: journal.NewRunID(time.Now()), Started: time.Now()})
 	if err != nil {
 		t.Fatal(err)
@@ -276,16 +266,6 @@ func TestBatchCrashChild(t *testing.T) {
 
 func runBatchCrashChild(t *testing.T, spec, jdir string, f *fixture) {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "-test.run=^TestBatchCrashChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envBatchCrash+"="+spec,
+	fsxtest.RunCrashChild(t, "TestBatchCrashChild", envBatchCrash+"="+spec,
 		envCrashSrc+"="+f.src, envCrashDst+"="+f.lib, envCrashMode+"="+jdir)
-	out, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != crashExitCode {
-		t.Fatalf("child: err %v (want exit %d)\n%s", err, crashExitCode, out)
-	}
 }

@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 )
 
 // The crash test re-executes this test binary as a child that runs one op
@@ -22,7 +21,6 @@ const (
 	envCrashMode  = "SHOEBOX_TRANSFER_CRASH_MODE"
 	envCrashSrc   = "SHOEBOX_TRANSFER_CRASH_SRC"
 	envCrashDst   = "SHOEBOX_TRANSFER_CRASH_DST"
-	crashExitCode = 137
 )
 
 // TestCrashChild is the child's body; it does nothing in a normal run.
@@ -40,11 +38,9 @@ func TestCrashChild(t *testing.T) {
 	if mode == Move { // force the cross-device path, the one with the most steps
 		fsys.Add(fsx.Rule{Op: "rename", Path: src, Err: syscall.EXDEV})
 	}
-	fsys.OnCrashPoint(func(p string) {
-		if p == point {
-			os.Exit(crashExitCode)
-		}
-	})
+	if err := fsxtest.ExitAtCrashPoint(fsys, point+":1"); err != nil {
+		t.Fatal(err)
+	}
 	res := New(Options{FS: fsys}).Do(context.Background(), op(t, mode, src, dst))
 	t.Fatalf("child survived crash point %q: %+v", point, res)
 }
@@ -99,21 +95,8 @@ func TestCrashPoints(t *testing.T) {
 
 func runCrashChild(t *testing.T, mode Mode, point, src, dst string) {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, "-test.run=^TestCrashChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(),
-		envCrashPoint+"="+point, envCrashMode+"="+mode.String(),
+	fsxtest.RunCrashChild(t, "TestCrashChild", envCrashPoint+"="+point, envCrashMode+"="+mode.String(),
 		envCrashSrc+"="+src, envCrashDst+"="+dst)
-	out, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != crashExitCode {
-		t.Fatalf("child: err %v (want exit %d)\n%s", err, crashExitCode, out)
-	}
 }
 
 // isComplete reports whether p holds exactly want; a partial file fails

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
@@ -297,11 +297,9 @@ func TestDupCrashChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	fsys := faults()
-	fsys.OnCrashPoint(func(point string) {
-		if point == fsx.AfterRemoveSource {
-			os.Exit(crashExitCode)
-		}
-	})
+	if err := fsxtest.ExitAtCrashPoint(fsys, fsx.AfterRemoveSource+":1"); err != nil {
+		t.Fatal(err)
+	}
 	res := New(Options{FS: fsys, Journal: w}).RemoveDuplicate(context.Background(), p[0], p[1], p[2])
 	t.Fatalf("child survived the removal: %+v", res)
 }
@@ -309,19 +307,7 @@ func TestDupCrashChild(t *testing.T) {
 func TestRemoveDuplicateCrashKeepsTheIntent(t *testing.T) {
 	c := newDupCase(t)
 	jdir := t.TempDir()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, "-test.run=^TestDupCrashChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envDupCrash+"="+strings.Join([]string{c.dup, c.kept, c.lib, jdir}, "\n"))
-	out, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != crashExitCode {
-		t.Fatalf("child: err %v (want exit %d)\n%s", err, crashExitCode, out)
-	}
+	fsxtest.RunCrashChild(t, "TestDupCrashChild", envDupCrash+"="+strings.Join([]string{c.dup, c.kept, c.lib, jdir}, "\n"))
 	assertAbsent(t, c.dup)
 	assertContent(t, c.kept, "the same photo")
 	sums, err := journal.List(jdir)
