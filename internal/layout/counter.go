@@ -24,8 +24,16 @@ func (t *Template) CounterOf(name string) (n int, ok bool) {
 		return 0, false
 	}
 	n, err := strconv.Atoi(m[1])
-	return n, err == nil
+	if err != nil || n > MaxCounter {
+		return 0, false
+	}
+	return n, true
 }
+
+// MaxCounter is the highest number read back as a counter. A name with a
+// larger one (a serial, a crafted name) is not a counter shoebox wrote:
+// continuing after it would run past the integers into negative numbers.
+const MaxCounter = 1_000_000_000
 
 // counterPattern compiles, once, a pattern of the file-name segment in
 // which the counter is a captured run of digits, other tokens match

@@ -18,6 +18,8 @@ func TestCounterOfReadsBackWhatExpandWrote(t *testing.T) {
 		{"2021_123456-x.jpg", 123456, true}, // past the padding width
 		{"holiday.jpg", 0, false},
 		{"2021_-x.jpg", 0, false},
+		{"2021_9223372036854775807-x.jpg", 0, false}, // would overflow the next one
+		{"2021_1000000001-x.jpg", 0, false},
 	}
 	for _, c := range cases {
 		n, ok := tpl.CounterOf(c.name)
