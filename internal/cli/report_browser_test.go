@@ -108,7 +108,7 @@ func TestReportInBrowser(t *testing.T) {
 // element reaching past the viewport, and every word of the title that
 // was broken across lines.
 const layoutCheck = `<script>
-(function () {
+addEventListener('load', function () {
   const vw = document.documentElement.clientWidth;
   const wide = [];
   for (const el of document.querySelectorAll('body *')) {
@@ -136,12 +136,18 @@ const layoutCheck = `<script>
       if (rg.getClientRects().length > 1 && fits(m[0])) broken.push(m[0]);
     }
   }
+  // Every image, with the decoded width and the text beside it (the path).
+  const imgs = [];
+  for (const img of document.querySelectorAll('img')) {
+    const box = img.closest('figure, td') || img.parentElement;
+    imgs.push({w: img.naturalWidth, text: box.textContent.trim()});
+  }
   const pre = document.createElement('pre');
   pre.id = 'layout-check';
-  pre.textContent = JSON.stringify({vw: vw, scroll: document.documentElement.scrollWidth, wide: wide, broken: broken});
+  pre.textContent = JSON.stringify({vw: vw, scroll: document.documentElement.scrollWidth, wide: wide, broken: broken, imgs: imgs});
   document.body.appendChild(pre);
   if (window.parent !== window) window.parent.postMessage(pre.textContent, '*');
-})();
+});
 </script>`
 
 // phoneFrame shows the probe in a frame of a phone's width (headless
@@ -158,15 +164,67 @@ type layoutFacts struct {
 	Scroll int      `json:"scroll"`
 	Wide   []string `json:"wide"`
 	Broken []string `json:"broken"`
+	Imgs   []struct {
+		W    int    `json:"w"`
+		Text string `json:"text"`
+	} `json:"imgs"`
+}
+
+// previewFiles are real files whose embedded preview the report shows: a
+// HEIF with an EXIF thumbnail, a Fujifilm RAW, an MP4 with cover art.
+var previewFiles = map[string]string{
+	"IMG_0300.HEIC": "preview/heif-exif-thumb.heif",
+	"DSCF0001.RAF":  "FujiFilm.raf",
+	"clip.mp4":      "preview/mp4-cover.mp4",
+}
+
+// addPreviews puts each preview file on both cards, so that each is a
+// duplicate pair the report shows with thumbnails.
+func (rt *reportTree) addPreviews(t *testing.T) {
+	t.Helper()
+	for name, rel := range previewFiles {
+		b, err := os.ReadFile(filepath.Join("..", "meta", "testdata", rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ext := filepath.Ext(name)
+		writeFile(t, filepath.Join(rt.src1, name), b, 0o644)
+		writeFile(t, filepath.Join(rt.src2, strings.TrimSuffix(name, ext)+" copy"+ext), b, 0o644)
+	}
+}
+
+// checkPreviews: every image of the page decoded, and each preview file
+// shows one.
+func checkPreviews(t *testing.T, width int, f layoutFacts) {
+	t.Helper()
+	for _, img := range f.Imgs {
+		if img.W <= 0 {
+			t.Errorf("at %d px an image beside %q did not decode", width, img.Text)
+		}
+	}
+	for name := range previewFiles {
+		stem := strings.TrimSuffix(name, filepath.Ext(name))
+		shown := 0
+		for _, img := range f.Imgs {
+			if img.W > 0 && strings.Contains(img.Text, stem) {
+				shown++
+			}
+		}
+		if shown < 2 {
+			t.Errorf("at %d px %s and its copy show %d thumbnails, want 2", width, name, shown)
+		}
+	}
 }
 
 // TestReportLayoutAtDesktopAndPhoneWidths renders the report at a
 // desktop's and a phone's width: nothing is wider than the viewport (the
 // charts scale to their card), the title breaks only between words and
-// folder names, and the numbers still equal the summary.
+// folder names, the numbers still equal the summary, and the HEIC, RAW
+// and video previews decode.
 func TestReportLayoutAtDesktopAndPhoneWidths(t *testing.T) {
 	bin := chromium(t)
 	rt := newReportTree(t)
+	rt.addPreviews(t)
 	page := filepath.Join(rt.out, "report.html")
 	r := rt.run("sort", "--no-mtime", "--json", "--report", page, rt.src1, rt.src2, rt.lib)
 	if r.code != ExitIncomplete {
@@ -207,5 +265,6 @@ func TestReportLayoutAtDesktopAndPhoneWidths(t *testing.T) {
 		if len(f.Broken) > 0 {
 			t.Errorf("at %d px the title breaks inside the words %q", width, f.Broken)
 		}
+		checkPreviews(t, width, f)
 	}
 }

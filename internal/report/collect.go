@@ -19,11 +19,14 @@ import (
 // Caps on what a Collector keeps. Past them it only counts, and the page
 // says "and N more".
 const (
-	ListCap     = 1000  // entries kept per section
-	DirCap      = 10000 // destination folders counted one by one
-	FilesPerDir = 20    // file names kept per destination folder
-	NamesCap    = 20000 // file names kept across all folders
-	ThumbPairs  = 60    // duplicate pairs shown with thumbnails
+	ListCap     = 1000    // entries kept per section
+	DirCap      = 10000   // destination folders counted one by one
+	FilesPerDir = 20      // file names kept per destination folder
+	NamesCap    = 20000   // file names kept across all folders
+	ThumbPairs  = 60      // duplicate pairs shown with thumbnails
+	ThumbRows   = 60      // rows of the no-date and file-time lists shown with thumbnails
+	ThumbFiles  = 240     // previews read for one page, at most
+	ThumbBytes  = 8 << 20 // preview bytes one page may embed
 )
 
 // Move is one file and where it goes (or where its twin is).

@@ -1,10 +1,12 @@
 package report
 
 import (
+	"bytes"
 	"encoding/base64"
 	"fmt"
 	"html/template"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -60,6 +62,12 @@ type pair struct {
 	HasThumbs           bool
 }
 
+// listed is a row of a list shown with the file's preview.
+type listed struct {
+	Move
+	Img template.URL // data: URI, "" when there is none (or the budget is spent)
+}
+
 // page is everything the template shows.
 type page struct {
 	Run
@@ -77,8 +85,8 @@ type page struct {
 	Identical   section[Move]
 	Duplicates  section[Move]
 	Pairs       []pair
-	NoDate      section[Move]
-	ByModTime   section[Move]
+	NoDate      section[listed]
+	ByModTime   section[listed]
 	Doubted     section[Trouble]
 	ImportedBef section[Trouble]
 	Failures    section[Trouble]
@@ -87,8 +95,10 @@ type page struct {
 	Warnings    section[string]
 }
 
-// view turns what was collected into the page; it reads the thumbnails of
-// the first ThumbPairs duplicate pairs and nothing else from disk.
+// view turns what was collected into the page. From disk it reads only
+// the previews of the first ThumbPairs duplicate pairs and of the first
+// ThumbRows files of the no-date and file-time lists, within one budget
+// of ThumbFiles previews and ThumbBytes bytes.
 func (c *Collector) view(run Run, sum pipeline.Summary) page {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -107,8 +117,6 @@ func (c *Collector) view(run Run, sum pipeline.Summary) page {
 		Renames:     sectionOf(&c.renames),
 		Identical:   sectionOf(&c.identical),
 		Duplicates:  sectionOf(&c.duplicates),
-		NoDate:      sectionOf(&c.noDate),
-		ByModTime:   sectionOf(&c.byModTime),
 		Doubted:     sectionOf(&c.doubted),
 		ImportedBef: sectionOf(&c.importedBef),
 		Failures:    sectionOf(&c.failures),
@@ -116,7 +124,10 @@ func (c *Collector) view(run Run, sum pipeline.Summary) page {
 		Filtered:    sectionOf(&c.filtered),
 		Warnings:    sectionOf(&c.warnings),
 	}
-	p.Pairs = c.pairs()
+	tb := &thumbBudget{files: ThumbFiles, bytes: ThumbBytes}
+	p.Pairs = c.pairs(tb)
+	p.NoDate = c.listedOf(&c.noDate, tb)
+	p.ByModTime = c.listedOf(&c.byModTime, tb)
 	return p
 }
 
@@ -252,7 +263,7 @@ func parentOf(path string) string {
 
 // pairs loads the embedded previews of the first duplicate pairs. The kept
 // copy is read where this run put it when it moved, else where it was.
-func (c *Collector) pairs() []pair {
+func (c *Collector) pairs(tb *thumbBudget) []pair {
 	n := min(len(c.duplicates.items), ThumbPairs)
 	out := make([]pair, 0, n)
 	for _, d := range c.duplicates.items[:n] {
@@ -262,23 +273,47 @@ func (c *Collector) pairs() []pair {
 				kept = moved
 			}
 		}
-		p := pair{Skipped: d.Src, Kept: d.Dst, SkippedImg: thumbURI(d.Src), KeptImg: thumbURI(kept)}
+		p := pair{Skipped: d.Src, Kept: d.Dst, SkippedImg: tb.uri(d.Src), KeptImg: tb.uri(kept)}
 		p.HasThumbs = p.SkippedImg != "" || p.KeptImg != ""
 		out = append(out, p)
 	}
 	return out
 }
 
-// thumbURI is the file's embedded preview as a data: URI, "" when it has
-// none. meta checked the bytes to be a whole JPEG or PNG, so the URI is
-// safe to inline.
-func thumbURI(path string) template.URL {
-	b, err := meta.Thumbnail(path)
-	if err != nil || b == nil {
+// listedOf is a list with the previews of its first ThumbRows files: read
+// where the file was, or where this run put it when it moved.
+func (c *Collector) listedOf(l *capped[Move], tb *thumbBudget) section[listed] {
+	s := section[listed]{Items: make([]listed, len(l.items)), Total: l.total, More: l.More()}
+	for i, m := range l.items {
+		s.Items[i].Move = m
+		if i >= ThumbRows {
+			continue
+		}
+		if s.Items[i].Img = tb.uri(m.Src); s.Items[i].Img == "" && !filepath.IsAbs(m.Dst) {
+			s.Items[i].Img = tb.uri(filepath.Join(c.dest, m.Dst))
+		}
+	}
+	return s
+}
+
+// thumbBudget bounds what one page reads and embeds.
+type thumbBudget struct{ files, bytes int }
+
+// uri is the file's embedded preview as a data: URI, "" when it has none
+// or the budget is spent. meta checked the bytes to be a whole JPEG or
+// PNG, so the URI is safe to inline.
+func (tb *thumbBudget) uri(path string) template.URL {
+	if tb.files <= 0 || tb.bytes <= 0 {
 		return ""
 	}
+	tb.files--
+	b, err := meta.Thumbnail(path)
+	if err != nil || b == nil || len(b) > tb.bytes {
+		return ""
+	}
+	tb.bytes -= len(b)
 	mime := "image/jpeg"
-	if strings.HasPrefix(string(b[:min(len(b), 8)]), "\x89PNG") {
+	if bytes.HasPrefix(b, []byte("\x89PNG")) {
 		mime = "image/png"
 	}
 	return template.URL("data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(b))
