@@ -50,6 +50,10 @@ var chaosRegressions = []uint64{
 	891196002, // move across filesystems, crash after the 6th source removal: the photo moved, its .xmp stayed behind as an orphan
 }
 
+// chaosBackupMoves are seeds that run every time: a move with --backup on
+// one device and across devices.
+var chaosBackupMoves = []uint64{6, 7}
+
 // chaosKnown skips modes with a known failure that another change fixes.
 var chaosKnown = map[string]string{}
 
@@ -90,8 +94,10 @@ type chaosCase struct {
 	mode     chaosMode
 	sortKill chaosKill
 	undoKill chaosKill
-	// backup: a copy run with --backup (every other copy seed): after the
-	// re-run the backup folder must mirror the library, after undo be empty.
+	// backup: a run with --backup (every other copy or move seed): after
+	// the kill no source is gone unless its bytes are in the backup too,
+	// after the re-run the backup folder must mirror the library, after
+	// undo be empty.
 	backup bool
 }
 
@@ -108,7 +114,11 @@ func (c chaosCase) String() string {
 func newChaosCase(seed uint64, runTime time.Duration) chaosCase {
 	rng := rand.New(rand.NewPCG(seed, 0x5ee0))
 	c := chaosCase{seed: seed, mode: chaosModes[seed%uint64(len(chaosModes))]}
-	c.backup = c.mode.mode == "copy" && (seed/uint64(len(chaosModes)))%2 == 0
+	// Copy seeds take --backup on even rounds, move seeds on odd ones, so
+	// the short run (seeds 0-4) keeps a plain move of each kind and the
+	// fixed seeds 6 and 7 (chaosBackupMoves) add a move of each with one.
+	round := seed / uint64(len(chaosModes))
+	c.backup = c.mode.mode == "copy" && round%2 == 0 || c.mode.mode == "move" && round%2 == 1
 	points := []string{fsx.AfterTempWrite, fsx.AfterSync, fsx.AfterRename, fsx.AfterRemoveSource}
 	if rng.IntN(3) == 0 {
 		c.sortKill.crashAt = fmt.Sprintf("%s:%d", points[rng.IntN(len(points))], 1+rng.IntN(40))
@@ -141,7 +151,7 @@ func chaosSeeds(t *testing.T) []uint64 {
 		}
 		n, start = v, uint64(time.Now().UnixNano()%1_000_000)*1000
 	}
-	seeds := slices.Clone(chaosRegressions)
+	seeds := slices.Concat(chaosRegressions, chaosBackupMoves)
 	for i := range n {
 		seeds = append(seeds, start+uint64(i))
 	}
@@ -341,6 +351,9 @@ func runChaosCase(t *testing.T, c chaosCase, master *library, ref *chaosRef, mou
 		t.Fatal("killed sort exited unexpectedly")
 	}
 	checkNothingLost(t, "after the kill", start, src, dest)
+	if c.backup {
+		checkBackedUpBeforeRemoval(t, "after the kill", start, src, bak)
+	}
 	checkHistoryClaims(t, "after the kill", dest)
 
 	code, out := shoebox(t, nil, args...)
@@ -349,6 +362,9 @@ func runChaosCase(t *testing.T, c chaosCase, master *library, ref *chaosRef, mou
 		t.Fatalf("re-run: exit %d", code)
 	}
 	checkNothingLost(t, "after the re-run", start, src, dest)
+	if c.backup {
+		checkBackedUpBeforeRemoval(t, "after the re-run", start, src, bak)
+	}
 	checkHistoryClaims(t, "after the re-run", dest)
 	lib, srcNow := snapshotTree(t, dest), snapshotTree(t, src)
 	checkNoTemps(t, "after the re-run", lib, srcNow)
@@ -595,6 +611,25 @@ func checkNothingLost(t *testing.T, when string, start tree, src, dest string) {
 			t.Errorf("%s: source %s was modified", when, p)
 		case !ok && !inLib[want.data]:
 			t.Errorf("%s: source %s is lost: neither in the sources nor in the library", when, p)
+		}
+	}
+}
+
+// checkBackedUpBeforeRemoval: a move with --backup removes no source
+// before its bytes are whole in the backup folder too (checkNothingLost
+// checks the library).
+func checkBackedUpBeforeRemoval(t *testing.T, when string, start tree, src, bak string) {
+	t.Helper()
+	inBak := map[string]bool{}
+	for p, e := range snapshotTree(t, bak) {
+		if e.kind == 'f' && !transfer.IsTempName(filepath.Base(p)) {
+			inBak[e.data] = true
+		}
+	}
+	now := snapshotTree(t, src)
+	for p, want := range start {
+		if _, ok := now[p]; want.kind == 'f' && !ok && !inBak[want.data] {
+			t.Errorf("%s: source %s was removed, but its bytes are not in the backup folder", when, p)
 		}
 	}
 }

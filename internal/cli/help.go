@@ -79,10 +79,11 @@ Flags:
                        (files under that folder), "+1h" (every file); the most specific
                        rule wins; a pair and its sidecars move together
       --backup DIR     also write every file transferred to DIR, under the same path as
-                       in the library, from the same reads of the source (--mode copy);
-                       durable, verified against the library copy, journaled: undo
-                       removes it too; a failure of either copy fails the file. DIR
-                       is a folder apart from the library and every source
+                       in the library, from the same reads of the source (--mode copy,
+                       move or reflink; a move removes its source only once both copies
+                       are durable and verified); journaled: undo removes it too; a
+                       failure of either copy fails the file. DIR is a folder apart
+                       from the library and every source
       --eject          after a run where every file is safely in the library, unmount
                        the sources' volume when it is removable or a loop device
                        (Linux: udisksctl or umount; macOS: diskutil eject); never

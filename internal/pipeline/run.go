@@ -73,7 +73,9 @@ type Config struct {
 	Reimport bool
 	// Backup (--backup) is a folder that gets a second copy of every
 	// file transferred, under the same path as in the library, written in
-	// the same pass over the source (copy mode only). "": none.
+	// the same pass over the source (copy, move and reflink modes; a move
+	// removes its source only once both copies are durable and verified).
+	// "": none.
 	Backup string
 
 	// Shift corrects cameras' clocks (--shift): the chosen capture date
@@ -254,15 +256,19 @@ func (r *Run) resolvePaths() error {
 	return r.resolveBackup()
 }
 
-// resolveBackup checks --backup: copy mode only, and a folder apart from
+// resolveBackup checks --backup: a mode that copies bytes (copy, move,
+// reflink), no --delete-duplicates, and a folder apart from
 // the library and every source (a backup inside a source would be sorted
 // next time; one inside the library would be a second library in it).
 func (r *Run) resolveBackup() error {
 	if r.cfg.Backup == "" {
 		return nil
 	}
-	if r.cfg.Mode != transfer.Copy {
-		return fmt.Errorf("%w: --backup makes its second copy in the same pass as a copy: it needs --mode copy, not %s", ErrConfig, r.cfg.Mode)
+	switch {
+	case r.cfg.Mode == transfer.Hardlink || r.cfg.Mode == transfer.Symlink:
+		return fmt.Errorf("%w: --backup writes a second copy from the bytes it copies, and --mode %s copies none (the library would only point at the sources): use --mode copy, move or reflink with --backup", ErrConfig, r.cfg.Mode)
+	case r.cfg.DeleteDuplicates:
+		return fmt.Errorf("%w: --delete-duplicates removes sources whose only copy is in the library, never in the backup: it cannot be combined with --backup", ErrConfig)
 	}
 	abs, err := filepath.Abs(r.cfg.Backup)
 	if err != nil {

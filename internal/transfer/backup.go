@@ -35,16 +35,20 @@ import (
 // library copy's layout gives the backup copy.
 var ErrBackupTaken = errors.New("the backup folder already holds a different file there")
 
-// newBackup sets up the backup run of a copy.
+// newBackup sets up the backup run of a copy, a reflink or a move.
+// Hardlink and symlink read no bytes and make no copy: a backup, always a
+// real copy of the bytes, is refused with them (the CLI says so first).
 func (r *run) newBackup() error {
-	if r.op.Mode != Copy {
-		return fmt.Errorf("a backup copy is made only with --mode copy, not %s", r.op.Mode)
+	if r.op.Mode == Hardlink || r.op.Mode == Symlink {
+		return fmt.Errorf("a backup copy is made only with --mode copy, move or reflink, not %s", r.op.Mode)
 	}
 	if err := r.e.checkBackupDst(r.op.Backup); err != nil {
 		return err
 	}
 	bop := r.op
-	bop.Dst, bop.Backup = r.op.Backup, ""
+	// Journaled as a copy whatever the library copy's mode: recovery
+	// and undo treat it as one (a move's backup leaves its source alone).
+	bop.Mode, bop.Dst, bop.Backup = Copy, r.op.Backup, ""
 	r.bak = &run{e: r.e, ctx: r.ctx, op: bop, res: Result{Op: bop}, parent: r}
 	r.bak.tmp = tempPrefix(bop.Dst) + fmt.Sprintf("%016x", rand.Uint64())
 	return nil
@@ -103,8 +107,10 @@ func (r *run) predictBackup() {
 }
 
 // writeTemps is writeTemp for a copy with a backup: both temps filled from
-// one read of each block of the source.
-func (r *run) writeTemps(src fsx.File, before os.FileInfo) error {
+// one read of each block of the source. With reflink, the library temp
+// shares the source's extents (no read) and the backup temp, a real copy
+// on its own volume, gets the bytes read once.
+func (r *run) writeTemps(src fsx.File, before os.FileInfo, reflink bool) error {
 	b := r.bak
 	perm := before.Mode().Perm()&0o666 | 0o400
 	tmp, err := r.e.fs.OpenFile(r.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
@@ -120,16 +126,27 @@ func (r *run) writeTemps(src fsx.File, before os.FileInfo) error {
 	}
 	b.record("create %s", b.tmpName())
 	b.tmpFile = btmp
-	if err := r.fillBoth(src, before); err != nil {
+	if err := r.fillBoth(src, before, reflink); err != nil {
 		r.removeTemp()
 		return err
 	}
 	return nil
 }
 
-func (r *run) fillBoth(src fsx.File, before os.FileInfo) error {
+func (r *run) fillBoth(src fsx.File, before os.FileInfo, reflink bool) error {
 	b := r.bak
-	n, err := copyData(r.ctx, twoWriter{r.tmpFile, b.tmpFile, b.op.Dst}, src)
+	var w io.Writer = twoWriter{r.tmpFile, b.tmpFile, b.op.Dst}
+	if reflink {
+		switch err := r.e.fs.Clone(r.tmpFile, src); {
+		case err == nil:
+			w = backupWriter{b.tmpFile, b.op.Dst}
+		case errors.Is(err, errors.ErrUnsupported):
+			r.res.Fallback = fallbackReflink
+		default:
+			return err
+		}
+	}
+	n, err := copyData(r.ctx, w, src)
 	if err != nil {
 		return err
 	}
@@ -172,6 +189,24 @@ func (w twoWriter) Write(p []byte) (int, error) {
 		return n, err
 	}
 	n, err = w.bak.Write(p)
+	if err == nil && n != len(p) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		return n, fmt.Errorf("backup copy %q: %w", w.bakDst, err)
+	}
+	return n, nil
+}
+
+// backupWriter writes to the backup temp alone (the library temp is a
+// reflink) and names the backup copy when it fails.
+type backupWriter struct {
+	bak    fsx.File
+	bakDst string
+}
+
+func (w backupWriter) Write(p []byte) (int, error) {
+	n, err := w.bak.Write(p)
 	if err == nil && n != len(p) {
 		err = io.ErrShortWrite
 	}
@@ -248,4 +283,91 @@ func (r *run) withdrawBackup(cause error) {
 		return
 	}
 	_ = b.journalFinal(journal.Failed, fmt.Errorf("withdrawn: the library copy failed: %w", cause))
+}
+
+const fallbackBackupMove = "moved with a backup: copied to the library and the backup, then the source removed"
+
+// moveWithBackup is a move with --backup: the cross-device move's
+// protocol with two copies. Both temps are filled from one read of the
+// source and made durable; the backup is compared with the library temp
+// and renamed into place, the library copy is compared with the source
+// and renamed after it; both folders are synced, the backup is journaled
+// done, and only then is the source removed (after its own synced Intent,
+// as any move's). So at no moment is the source gone while either copy is
+// missing, not durable or unverified. Even on one device the library copy
+// is a copy, not a rename: the bytes read for the backup are written to
+// the library in the same pass, and a rename would make no copy to verify.
+func (r *run) moveWithBackup() error {
+	r.res.Fallback = fallbackBackupMove
+	src, info, err := r.openSource()
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	if err := r.prepareDst(); err != nil {
+		return err
+	}
+	if err := r.prepareBackup(); err != nil {
+		return err
+	}
+	if r.e.dryRun {
+		r.predictCopy()
+		r.predictBackup()
+		r.record("remove %s", r.op.Src)
+		return nil
+	}
+	if r.bak.kept {
+		err = r.writeTemp(src, info, false)
+	} else {
+		err = r.writeTemps(src, info, false)
+	}
+	if err != nil {
+		return err
+	}
+	if err := r.syncTemp(); err != nil {
+		return err
+	}
+	// The library copy is checked against the source first, so that a
+	// corrupt one is not blamed on the backup compared with it.
+	if err := r.verifyTemp(); err != nil {
+		r.removeTemp()
+		return err
+	}
+	if err := r.publishBackup(); err != nil {
+		r.removeTemp()
+		return err
+	}
+	if err := r.publishTemp(false); err != nil {
+		r.removeTemp()
+		r.withdrawBackup(err)
+		return err
+	}
+	if err := r.syncBoth(); err != nil {
+		// Both copies are in place, whole: undo must know them.
+		r.backupDone()
+		r.journalFinal(journal.Done, nil)
+		return fmt.Errorf("copied to the library and the backup, but could not make them durable, source kept: %w", err)
+	}
+	// The backup's Done goes before the source's removal Intent, whose
+	// sync makes it durable: recovery never meets a removed source whose
+	// backup copy is not recorded (and so could not be undone).
+	r.backupDone()
+	if err := r.removeSource(info); err != nil {
+		r.journalFinal(journal.Done, nil) // both copies landed; only the removal failed
+		return fmt.Errorf("copied to the library and the backup, but source kept: %w", err)
+	}
+	return r.journalFinal(journal.Done, nil)
+}
+
+// syncBoth makes the library copy's and the backup copy's folders durable
+// (an identical backup found in place too: a killed run may have renamed
+// it there without syncing its folder).
+func (r *run) syncBoth() error {
+	if err := r.e.syncChain(filepath.Dir(r.op.Dst)); err != nil {
+		return err
+	}
+	if err := r.e.syncChain(filepath.Dir(r.bak.op.Dst)); err != nil {
+		return backupErr(r.bak, err)
+	}
+	return nil
 }

@@ -114,6 +114,7 @@ func TestBackupRefusesWhatTheLibraryRefuses(t *testing.T) {
 		{Copy, filepath.Join(filepath.Dir(f.lib), "elsewhere", "a.jpg")},
 		{Copy, filepath.Join(bak, ".shoebox", "a.jpg")},
 		{Hardlink, filepath.Join(bak, "a.jpg")},
+		{Symlink, filepath.Join(bak, "a.jpg")},
 	} {
 		o := op(t, tc.mode, f.file("a.jpg", "aaa"), filepath.Join(f.lib, "a.jpg"))
 		o.Backup = tc.backup
@@ -172,4 +173,139 @@ func TestBackupEitherFailureFailsTheFileWhole(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A move with a backup lands both copies from one pass, then removes the
+// source; the backup's Done is journaled before the source's removal is
+// announced (whose sync makes it durable), so recovery never meets a
+// removed source with an unrecorded backup.
+func TestBackupMoveLandsBothThenRemovesSource(t *testing.T) {
+	f := newFixture(t)
+	bak := filepath.Join(filepath.Dir(f.lib), "bak")
+	w := newJournal(t)
+	e := New(Options{Journal: w, Library: f.lib, Backup: bak})
+	content := strings.Repeat("photo", 300000)
+	o := op(t, Move, f.file("a.jpg", content), filepath.Join(f.lib, "2019", "a.jpg"))
+	o.Backup = filepath.Join(bak, "2019", "a.jpg")
+	res := e.Do(context.Background(), o)
+	mustSucceed(t, res)
+	assertContent(t, o.Dst, content)
+	assertContent(t, o.Backup, content)
+	assertAbsent(t, o.Src)
+	if res.Backup != o.Backup || res.Fallback != fallbackBackupMove {
+		t.Errorf("result: backup %q fallback %q", res.Backup, res.Fallback)
+	}
+	if err := e.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, en := range readJournal(t, w) {
+		switch {
+		case en.Action == journal.Copy && en.State == journal.Done && en.Dst == o.Backup:
+			order = append(order, "backup done")
+		case en.Action == journal.RemoveSource && en.State == journal.Intent:
+			order = append(order, "remove intent")
+		case en.Action == journal.RemoveSource && en.State == journal.Done:
+			order = append(order, "remove done")
+		case en.Action == journal.Move && en.State == journal.Done && en.Dst == o.Dst:
+			order = append(order, "move done")
+		}
+	}
+	if got := strings.Join(order, ", "); got != "backup done, remove intent, remove done, move done" {
+		t.Errorf("journal order: %s", got)
+	}
+	assertNoTemps(t, filepath.Dir(f.lib))
+}
+
+// A move with a backup keeps its source whenever either copy fails: the
+// backup temp unwritable or corrupted, the library copy unrenamable, the
+// backup's folder not durable, the source's removal refused. Before either
+// copy is whole, nothing of it is left; after both are, both stay
+// (journaled done, so undo knows them) with the source.
+func TestBackupMoveKeepsTheSourceUnlessBothCopiesLanded(t *testing.T) {
+	sep := string(filepath.Separator)
+	for _, tc := range []struct {
+		name   string
+		rule   fsx.Rule
+		backup bool // the error names the backup copy
+		landed bool // both copies stay
+	}{
+		{"backup write fails", fsx.Rule{Op: "write", Path: sep + "bak" + sep, Err: syscall.EIO}, true, false},
+		{"backup corrupted", fsx.Rule{Op: "write", Path: sep + "bak" + sep, Corrupt: true}, true, false},
+		{"library copy corrupted", fsx.Rule{Op: "write", Path: sep + "lib" + sep, Corrupt: true}, false, false},
+		{"library rename fails", fsx.Rule{Op: "rename", Path: sep + "lib" + sep, Err: syscall.EIO}, false, false},
+		{"backup folder sync fails", fsx.Rule{Op: "syncdir", Path: sep + "bak", Err: syscall.EIO}, true, true},
+		{"source removal fails", fsx.Rule{Op: "remove", Path: sep + "src" + sep, Err: syscall.EACCES}, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			bak := filepath.Join(filepath.Dir(f.lib), "bak")
+			w := newJournal(t)
+			e := New(Options{FS: fsx.NewFaults(fsx.OS).Add(tc.rule), Journal: w, Library: f.lib, Backup: bak})
+			content := strings.Repeat("x", 5000)
+			o := op(t, Move, f.file("a.jpg", content), filepath.Join(f.lib, "a.jpg"))
+			o.Backup = filepath.Join(bak, "a.jpg")
+			res := e.Do(context.Background(), o)
+			if res.Err == nil {
+				t.Fatal("want the move failed")
+			}
+			if got := strings.Contains(res.Err.Error(), "backup copy"); got != tc.backup {
+				t.Errorf("error %q: naming the backup copy = %v, want %v", res.Err, got, tc.backup)
+			}
+			assertContent(t, o.Src, content)
+			done := map[string]bool{}
+			if err := e.Flush(); err != nil && !tc.landed {
+				t.Fatal(err)
+			}
+			for _, en := range readJournal(t, w) {
+				if en.State == journal.Done && (en.Action == journal.Copy || en.Action == journal.Move) {
+					done[en.Dst] = true
+				}
+			}
+			for _, p := range []string{o.Dst, o.Backup} {
+				if tc.landed {
+					assertContent(t, p, content)
+					if !done[p] {
+						t.Errorf("%s stays but is not journaled done: undo could not remove it", p)
+					}
+				} else {
+					assertAbsent(t, p)
+					if done[p] {
+						t.Errorf("%s journaled done but not there", p)
+					}
+				}
+			}
+			assertNoTemps(t, filepath.Dir(f.lib))
+		})
+	}
+}
+
+// Reflink with a backup: the library copy shares the source's extents
+// where the filesystem can (else is copied, said as a fallback), the
+// backup is a real copy from one read of the source.
+func TestBackupReflinkLandsBoth(t *testing.T) {
+	f := newFixture(t)
+	bak := filepath.Join(filepath.Dir(f.lib), "bak")
+	e := New(Options{Library: f.lib, Backup: bak})
+	content := strings.Repeat("raw", 100000)
+	o := op(t, Reflink, f.file("a.cr2", content), filepath.Join(f.lib, "a.cr2"))
+	o.Backup = filepath.Join(bak, "a.cr2")
+	res := e.Do(context.Background(), o)
+	mustSucceed(t, res)
+	assertContent(t, o.Dst, content)
+	assertContent(t, o.Backup, content)
+	assertContent(t, o.Src, content)
+	if res.Backup != o.Backup {
+		t.Errorf("result names backup %q", res.Backup)
+	}
+	// A clone that fails outright fails the file whole.
+	e = New(Options{FS: fsx.NewFaults(fsx.OS).Add(fsx.Rule{Op: "clone", Err: syscall.EIO}), Library: f.lib, Backup: bak})
+	o2 := op(t, Reflink, f.file("b.cr2", content), filepath.Join(f.lib, "b.cr2"))
+	o2.Backup = filepath.Join(bak, "b.cr2")
+	if res := e.Do(context.Background(), o2); res.Err == nil {
+		t.Fatal("a failing clone was not reported")
+	}
+	assertAbsent(t, o2.Dst)
+	assertAbsent(t, o2.Backup)
+	assertNoTemps(t, filepath.Dir(f.lib))
 }

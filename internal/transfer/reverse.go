@@ -371,8 +371,19 @@ func (e *Executor) RemoveTemp(tmp string) (bool, error) {
 // are durable. The journal gets RemoveSource Intent/Done and a Done Move
 // describing the landed file, so an undo can reverse it.
 func (e *Executor) CompleteMove(ctx context.Context, intent journal.Entry, libRoot string) Reversal {
+	return e.CompleteMoveWithBackup(ctx, intent, libRoot, nil)
+}
+
+// CompleteMoveWithBackup is CompleteMove for a move made with --backup:
+// backup is the Intent of its backup copy. The source is removed only if
+// that copy too is in place, byte-identical to it, and its folders are
+// durable; else both stay and the error says why.
+func (e *Executor) CompleteMoveWithBackup(ctx context.Context, intent journal.Entry, libRoot string, backup *journal.Entry) Reversal {
 	res := Reversal{Entry: intent}
 	lib, err := e.checkLanded(intent)
+	if err == nil && backup != nil {
+		err = e.checkBackupLanded(*backup)
+	}
 	if err == nil {
 		err = ctx.Err()
 	}
@@ -388,6 +399,21 @@ func (e *Executor) CompleteMove(ctx context.Context, intent journal.Entry, libRo
 	}
 	res.Err = e.removeMovedSource(res.Entry, libRoot)
 	return res
+}
+
+// checkBackupLanded: the backup copy of a half-done move is in place,
+// identical to the source, and its folders are durable.
+func (e *Executor) checkBackupLanded(backup journal.Entry) error {
+	if _, err := e.checkLanded(backup); err != nil {
+		return fmt.Errorf("its backup copy is not in place: %w", err)
+	}
+	if e.dryRun {
+		return nil
+	}
+	if err := e.syncUpTo(filepath.Dir(backup.Dst), string(filepath.Separator)); err != nil {
+		return fmt.Errorf("its backup copy %q is not durable: %w", backup.Dst, err)
+	}
+	return nil
 }
 
 // checkLanded verifies that intent.Dst holds exactly intent.Src's content

@@ -67,6 +67,9 @@ func (r *run) do() error {
 	case Reflink:
 		return r.copy(true)
 	case Move:
+		if r.bak != nil {
+			return r.moveWithBackup()
+		}
 		return r.move()
 	case Hardlink:
 		return r.hardlink()
@@ -122,18 +125,28 @@ func (r *run) copy(reflink bool) error {
 		return nil
 	}
 	if r.bak != nil && !r.bak.kept {
-		return r.writeTemps(src, info)
+		return r.writeTemps(src, info, reflink)
 	}
 	return r.writeTemp(src, info, reflink)
 }
 
 // finishCopy renames a durable temp into place and records it done.
 func (r *run) finishCopy() error {
+	verify := r.e.verify || r.op.Verify
+	if verify && r.bak != nil && !r.bak.kept {
+		// The library copy is checked against the source before the
+		// backup is compared with it: a corrupt one is named as such.
+		if err := r.verifyTemp(); err != nil {
+			r.removeTemp()
+			return err
+		}
+		verify = false
+	}
 	if err := r.publishBackup(); err != nil {
 		r.removeTemp()
 		return err
 	}
-	if err := r.publishTemp(r.e.verify || r.op.Verify); err != nil {
+	if err := r.publishTemp(verify); err != nil {
 		r.removeTemp()
 		r.withdrawBackup(err)
 		return err

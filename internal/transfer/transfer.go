@@ -40,7 +40,8 @@ type Op struct {
 	FollowLink bool
 	// Backup, when set, is where a second copy goes (--backup): under the
 	// executor's backup root, written from the same reads of the source
-	// as the first (Copy mode only), durable and verified against it, and
+	// as the first (Copy, Reflink and Move: a move then copies, and removes
+	// its source only after both copies), durable and verified against it, and
 	// journaled as its own Copy so that undo removes it too.
 	Backup string
 }

@@ -1,12 +1,14 @@
 package undo
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/shoebox-photos/shoebox/internal/digest"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
@@ -59,7 +61,7 @@ func recoverAll(ctx context.Context, dest string, fsys fsx.FS, dry bool) (Recove
 			return st, found, err
 		}
 		st.Journals++
-		rc := &recovery{ctx: ctx, dest: dest, fsys: fsys, dry: dry, h: h, run: s, st: &st}
+		rc := &recovery{ctx: ctx, dest: dest, fsys: fsys, dry: dry, h: h, run: s, st: &st, backups: map[string]journal.Entry{}}
 		entries, err := rc.run1()
 		found[s.Header.RunID] = entries
 		if err != nil {
@@ -79,9 +81,10 @@ type recovery struct {
 	run  journal.Summary
 	st   *RecoveryStats
 
-	w     *journal.Writer
-	exec  *transfer.Executor
-	found []journal.Entry
+	w       *journal.Writer
+	exec    *transfer.Executor
+	found   []journal.Entry
+	backups map[string]journal.Entry // Copy Intents by source: a moved source's is its backup copy
 }
 
 // opKey pairs an Intent with its outcome. The seq alone is unique per
@@ -104,10 +107,24 @@ func (rc *recovery) run1() ([]journal.Entry, error) {
 	if err := rc.open(); err != nil {
 		return nil, err
 	}
+	if !rc.isUndo() {
+		// A move with --backup completes only after its backup copy is
+		// recorded (adopted while the source is still there to compare).
+		slices.SortStableFunc(pending, func(a, b journal.Entry) int {
+			return cmp.Compare(isMove(a), isMove(b))
+		})
+	}
 	for _, in := range pending {
 		rc.recoverOne(in)
 	}
 	return rc.found, rc.close()
+}
+
+func isMove(e journal.Entry) int {
+	if e.Action == journal.Move {
+		return 1
+	}
+	return 0
 }
 
 // pendingIntents lists, in journal order, the transfer Intents that have no
@@ -120,6 +137,11 @@ func (rc *recovery) pendingIntents() ([]journal.Entry, error) {
 		k := opKey{e.Seq, e.Action, e.Dst}
 		switch {
 		case e.State == journal.Intent && recoverable(e.Action):
+			if e.Action == journal.Copy {
+				// In a move run, a copy of a moved source is its
+				// --backup copy: the move completes only with it.
+				rc.backups[e.Src] = e
+			}
 			if _, seen := intents[k]; !seen {
 				order = append(order, k)
 			}
@@ -339,7 +361,11 @@ func (rc *recovery) recoverMove(in journal.Entry) {
 		rc.problem("check %q: %v", in.Src, err)
 		return
 	}
-	res := rc.exec.CompleteMove(rc.ctx, in, rc.dest)
+	var backup *journal.Entry
+	if b, ok := rc.backups[in.Src]; ok {
+		backup = &b
+	}
+	res := rc.exec.CompleteMoveWithBackup(rc.ctx, in, rc.dest, backup)
 	if res.Err != nil {
 		rc.problem("could not finish moving %q to %q, both kept: %v", in.Src, in.Dst, res.Err)
 		return
