@@ -13,11 +13,17 @@ import (
 // such, and are refused before anything reads them. Without followLinks,
 // a link or junction at name is refused by the open itself (OpenNotLink).
 func openRegular(name string, followLinks bool) (*os.File, error) {
-	open := createFile // sharing delete too, see sys_windows.go
+	return openRegularFlags(name, followLinks, 0)
+}
+
+// openRegularFlags is openRegular with extra CreateFile flags (attributes
+// and hints such as FILE_FLAG_RANDOM_ACCESS).
+func openRegularFlags(name string, followLinks bool, extraFlags uint32) (*os.File, error) {
+	open := createFileFlags // sharing delete too, see sys_windows.go
 	if !followLinks {
-		open = OpenNotLink
+		open = openNotLink
 	}
-	f, err := open(name, os.O_RDONLY, 0)
+	f, err := open(name, os.O_RDONLY, 0, extraFlags)
 	if errors.Is(err, ErrIsLink) {
 		return nil, notRegular(name, os.ModeSymlink)
 	}

@@ -27,12 +27,13 @@ func openRandom(name string, followLinks bool) (*Reader, error) {
 	return &Reader{f: f, size: fi.Size()}, nil
 }
 
-// openRegularRandom is the hook for an open that tells the OS the file is
-// read at random (FILE_FLAG_RANDOM_ACCESS in CreateFile on Windows). Until
-// the Windows seam opens with flags of its own, it is OpenRegular: correct,
-// only with the default readahead.
+// openRegularRandom is openRegular telling the OS the file is read at
+// random: FILE_FLAG_RANDOM_ACCESS in CreateFile on Windows (randomAccess in
+// sys_windows.go), so the cache manager reads only the pages asked for
+// instead of reading ahead as for a sequential reader. The sharing flags
+// are openRegular's: read, write and delete stay open to other programs.
 func openRegularRandom(name string, followLinks bool) (*os.File, error) {
-	return openRegular(name, followLinks)
+	return openRegularFlags(name, followLinks, randomAccess)
 }
 
 func (r *Reader) ReadAt(p []byte, off int64) (int, error) { return r.f.ReadAt(p, off) }

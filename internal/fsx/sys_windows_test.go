@@ -173,3 +173,67 @@ func symlinkOrLog(t *testing.T, oldname, newname string) bool {
 	}
 	return true
 }
+
+// TestOpenRandomOnWindows: the header reader's opens ask CreateFile for
+// FILE_FLAG_RANDOM_ACCESS with every sharing flag (Windows reports neither
+// back from a handle, so the call is watched), read the file, refuse what
+// is not a regular file, and do not block another program from renaming
+// or deleting the file meanwhile.
+func TestOpenRandomOnWindows(t *testing.T) {
+	dir := t.TempDir()
+	photo := filepath.Join(dir, "photo.jpg")
+	writeFile(t, photo, "0123456789")
+	if _, err := OpenRandom(dir, true); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("OpenRandom of a folder: %v; want ErrNotRegular", err)
+	}
+	orig := createFileW
+	defer func() { createFileW = orig }()
+	var attrs, share []uint32
+	createFileW = func(name *uint16, access, mode uint32, sa *windows.SecurityAttributes, disp, flags uint32, tmpl windows.Handle) (windows.Handle, error) {
+		attrs, share = append(attrs, flags), append(share, mode)
+		return orig(name, access, mode, sa, disp, flags, tmpl)
+	}
+	for _, follow := range []bool{false, true} {
+		attrs, share = nil, nil
+		r, err := OpenRandom(photo, follow)
+		if err != nil {
+			t.Fatalf("OpenRandom(follow %v): %v", follow, err)
+		}
+		if len(attrs) == 0 {
+			t.Errorf("follow %v: no CreateFile seen", follow)
+		}
+		for i := range attrs {
+			if attrs[i]&windows.FILE_FLAG_RANDOM_ACCESS == 0 || share[i] != shareAll {
+				t.Errorf("follow %v: CreateFile flags %#x, sharing %#x; want FILE_FLAG_RANDOM_ACCESS and %#x", follow, attrs[i], share[i], shareAll)
+			}
+		}
+		b := make([]byte, 4)
+		if n, err := r.ReadAt(b, 3); n != 4 || err != nil || string(b) != "3456" {
+			t.Errorf("ReadAt(4 at 3) = %d %q %v", n, b[:n], err)
+		}
+		moved := filepath.Join(dir, "moved.jpg")
+		if err := os.Rename(photo, moved); err != nil {
+			t.Errorf("rename of a file OpenRandom holds: %v", err)
+		} else if err := os.Rename(moved, photo); err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+	}
+	attrs = nil
+	f, err := OpenRegular(photo, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if len(attrs) == 0 || attrs[0]&windows.FILE_FLAG_RANDOM_ACCESS != 0 {
+		t.Errorf("OpenRegular's CreateFile flags %#x: want no random-access hint (a copy reads sequentially)", attrs)
+	}
+	r, err := OpenRandom(photo, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := os.Remove(photo); err != nil {
+		t.Errorf("delete of a file OpenRandom holds: %v", err)
+	}
+}
