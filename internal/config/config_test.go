@@ -72,7 +72,8 @@ func TestLoadWithoutFiles(t *testing.T) {
 
 func TestUserPathFallsBackToHome(t *testing.T) {
 	home := t.TempDir()
-	t.Setenv("HOME", home)
+	t.Setenv("HOME", home)        // os.UserHomeDir on Unix
+	t.Setenv("USERPROFILE", home) // and on Windows
 	for _, xdg := range []string{"", "relative/dir"} {
 		t.Setenv("XDG_CONFIG_HOME", xdg)
 		if got, want := UserPath(), filepath.Join(home, ".config", "shoebox", "config.toml"); got != want {

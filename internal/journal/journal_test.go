@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 )
 
 func testHeader(id string) Header {
@@ -85,6 +87,11 @@ func writeJournal(t testing.TB, dir string, entries []Entry, closeIt bool) (stri
 			t.Fatal(err)
 		}
 		bounds = append(bounds, size())
+	} else {
+		// A crashed run's handle is closed by the OS, with no closed
+		// marker; the test's own must be too, or Windows refuses to
+		// delete the journal in TempDir's cleanup.
+		t.Cleanup(func() { w.f.Close() })
 	}
 	return w.Path(), bounds
 }
@@ -238,7 +245,15 @@ func TestTornTailAtEveryOffset(t *testing.T) {
 		t.Fatal(err)
 	}
 	headerEnd := bounds[0]
-	for cut := 0; cut <= len(data); cut++ {
+	step := 1
+	if fsxtest.UnderWine() {
+		// The decoder is the same Go on every system and meets every
+		// offset on Linux; under Wine each cut's file costs tens of
+		// milliseconds (five minutes for all), so every 7th offset.
+		t.Log("under Wine: every 7th cut, every one on Linux")
+		step = 7
+	}
+	for cut := 0; cut <= len(data); cut += step {
 		for _, tail := range [][]byte{nil, make([]byte, 3000)} { // plain cut, and cut then zero-extended
 			got, sum, err := readAll(t, writePrefix(t, data, cut, tail))
 			cut := cut

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 )
 
 const (
@@ -19,7 +21,15 @@ const (
 func TestHostileFilesNoPanicHangOrBloat(t *testing.T) {
 	paths, _ := filepath.Glob(filepath.Join("testdata", "hostile", "*"))
 	if dir := corpusDirOrEmpty(t); dir != "" {
-		for _, sub := range []string{"fuzzed", "hangs"} {
+		subs := []string{"fuzzed", "hangs"}
+		if fsxtest.UnderWine() {
+			// The parsers are the same Go on every system and meet the
+			// 1,200 fuzzed files on Linux; under Wine each file costs
+			// tens of milliseconds of emulated opens, so only the hangs.
+			t.Log("under Wine: the corpus's fuzzed files are left to the Linux run")
+			subs = []string{"hangs"}
+		}
+		for _, sub := range subs {
 			more, _ := filepath.Glob(filepath.Join(dir, sub, "*"))
 			paths = append(paths, more...)
 		}
@@ -46,6 +56,16 @@ func TestHostileFilesNoPanicHangOrBloat(t *testing.T) {
 func corpusDirOrEmpty(t *testing.T) (dir string) {
 	t.Run("corpus", func(t *testing.T) { dir = corpusDir(t) })
 	return dir
+}
+
+// hangDeadline is perFileDeadline, or ten times it under Wine, whose file
+// calls go through its wineserver: on a loaded machine one 4 KB file was
+// seen to take over 2 s there. A hang is caught either way.
+func hangDeadline() time.Duration {
+	if fsxtest.UnderWine() {
+		return 10 * perFileDeadline
+	}
+	return perFileDeadline
 }
 
 func readWithDeadline(t *testing.T, r *Reader, p string, st os.FileInfo) uint64 {
@@ -75,8 +95,8 @@ func readWithDeadline(t *testing.T, r *Reader, p string, st os.FileInfo) uint64 
 	select {
 	case a := <-done:
 		return a
-	case <-time.After(perFileDeadline):
-		t.Fatalf("%s: no result within %v", p, perFileDeadline)
+	case <-time.After(hangDeadline()):
+		t.Fatalf("%s: no result within %v", p, hangDeadline())
 	}
 	return 0
 }
