@@ -115,7 +115,7 @@ func TestPageEscapesPaths(t *testing.T) {
 func TestWriteReplacesWholeFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "plan.html")
-	if err := os.WriteFile(path, []byte("<!DOCTYPE html>\n"+generatorMarker+"\nold report"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(reportPrologue+"\nold report"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	c := NewCollector(dest)

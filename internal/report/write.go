@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/pipeline"
@@ -25,13 +26,24 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"has":       func(n int64) bool { return n > 0 },
 }).Parse(pageSource))
 
-// generatorMarker is how a page shoebox wrote is recognised: by its
-// content, never by its name, so that only a report is ever replaced by
-// a report. It stands in the page's head, within markerWindow bytes.
-const (
-	generatorMarker = `<meta name="generator" content="shoebox">`
-	markerWindow    = 512
-)
+// generatorMarker ends a report's prologue. A page shoebox wrote is
+// recognised by its content, never by its name, so that only a report is
+// ever replaced by a report: it begins with reportPrologue, the page
+// template's first bytes up to and including the marker. Beginning with
+// them, not merely holding the marker: a photo's metadata (an EXIF
+// description in its first bytes) can hold any text, but every photo
+// begins with its format's magic bytes.
+const generatorMarker = `<meta name="generator" content="shoebox">`
+
+var reportPrologue = prologue(pageSource)
+
+func prologue(page string) string {
+	i := strings.Index(page, generatorMarker)
+	if i < 0 || i > 512 {
+		panic("report: the page template does not open with the generator marker")
+	}
+	return page[:i+len(generatorMarker)]
+}
 
 // ErrNotReport is returned for a path that holds something other than a
 // report shoebox wrote: a photo, a user's page, a folder, a link.
@@ -59,7 +71,7 @@ func Replaceable(path string) error {
 	if err != nil {
 		return err
 	}
-	if !bytes.Contains(head, []byte(generatorMarker)) {
+	if !bytes.HasPrefix(head, []byte(reportPrologue)) {
 		return fmt.Errorf("%w: it exists and its content is not a shoebox report", ErrNotReport)
 	}
 	return nil
@@ -76,7 +88,7 @@ func readHead(path string) ([]byte, error) {
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%w: it is not a regular file", ErrNotReport)
 	}
-	head := make([]byte, markerWindow)
+	head := make([]byte, len(reportPrologue))
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, err

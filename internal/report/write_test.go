@@ -16,7 +16,7 @@ func TestWriteReplacesOnlyAReport(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "r.html")
 	page := func(w io.Writer) error {
-		_, err := io.WriteString(w, "<!DOCTYPE html>\n"+generatorMarker+"\n<p>run</p>")
+		_, err := io.WriteString(w, reportPrologue+"\n<p>run</p>")
 		return err
 	}
 
@@ -39,6 +39,20 @@ func TestWriteReplacesOnlyAReport(t *testing.T) {
 	if b, _ := os.ReadFile(photo); string(b) != "\xff\xd8\xff photo" {
 		t.Fatalf("the photo was changed: %q", b)
 	}
+	// A photo whose own metadata carries the marker (an EXIF description
+	// in its first bytes) is still a photo: a report begins as shoebox
+	// writes one, and no photo begins that way.
+	crafted := filepath.Join(dir, "IMG_2.JPG")
+	craftedBytes := "\xff\xd8\xff\xe1\x00\x40Exif\x00\x00" + generatorMarker + " photo"
+	if err := os.WriteFile(crafted, []byte(craftedBytes), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeAtomic(crafted, page); !errors.Is(err, ErrNotReport) {
+		t.Fatalf("writing over a photo that carries the marker: %v, want ErrNotReport", err)
+	}
+	if b, _ := os.ReadFile(crafted); string(b) != craftedBytes {
+		t.Fatalf("the photo carrying the marker was changed: %q", b)
+	}
 	link := filepath.Join(dir, "link.html")
 	if err := os.Symlink("r.html", link); err != nil {
 		t.Fatal(err)
@@ -49,7 +63,7 @@ func TestWriteReplacesOnlyAReport(t *testing.T) {
 	if err := writeAtomic(filepath.Join(dir, "new.html"), func(io.Writer) error { return errors.New("template broke") }); err == nil {
 		t.Fatal("a failed page was published")
 	}
-	assertOnly(t, dir, "IMG_1.JPG", "link.html", "r.html")
+	assertOnly(t, dir, "IMG_1.JPG", "IMG_2.JPG", "link.html", "r.html")
 }
 
 func assertOnly(t *testing.T, dir string, want ...string) {
