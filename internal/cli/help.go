@@ -84,6 +84,7 @@ Flags:
                        are durable and verified); journaled: undo removes it too; a
                        failure of either copy fails the file. DIR is a folder apart
                        from the library and every source
+      --no-backup      no backup copy this run, though the library's config sets one
       --eject          after a run where every file is safely in the library, unmount
                        the sources' volume when it is removable or a loop device
                        (Linux: udisksctl or umount; macOS: diskutil eject); never
@@ -125,7 +126,10 @@ Config files:
   Flags not given come from DEST/.shoebox/config.toml, then
   ~/.config/shoebox/config.toml (keys: template, mode, workers, dedup,
   unknown_dir, video_tz, tz, no_mtime, verify, follow_links, hidden). The
-  first sort into a library records its template there.
+  first sort into a library records its template there. backup = "/abs/DIR"
+  is read from the library's file only: a standing --backup for every sort
+  into it, which fails (exit 2) when DIR is not there, as when its drive is
+  not connected; --no-backup skips it for one run.
 
 Template tokens:
   {year} {yy} {month} {monthname} {mon} {day} {hour} {minute} {second} {date}

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"github.com/spf13/pflag"
 	iofs "io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/shoebox-photos/shoebox/internal/config"
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // flagKeys maps each sort flag (long or short spelling) to its config key.
@@ -15,6 +17,7 @@ var flagKeys = map[string]string{
 	"template": "template", "t": "template", "mode": "mode", "workers": "workers",
 	"dedup": "dedup", "unknown-dir": "unknown_dir", "video-tz": "video_tz", "tz": "tz",
 	"no-mtime": "no_mtime", "verify": "verify", "follow-links": "follow_links", "hidden": "hidden",
+	"backup": "backup", "no-backup": "backup",
 }
 
 // applyConfig fills every sort flag the user did not type from the config
@@ -62,6 +65,9 @@ func applyConfig(env Env, fs *pflag.FlagSet, f *sortFlags, dest string) error {
 	if v := file.TZ; v != nil {
 		set("tz", func() { f.tz = *v })
 	}
+	if v := file.Backup; v != nil {
+		set("backup", func() { f.backup, f.backupFrom = *v, config.LibraryPath(dest) })
+	}
 	for _, b := range []struct {
 		key string
 		v   *bool
@@ -100,4 +106,24 @@ func modeOrigin(dest string) string {
 		}
 	}
 	return ""
+}
+
+// checkConfiguredBackup refuses a run whose backup folder, set in the
+// library's config, is not there: its drive is most likely not connected,
+// and neither writing under an empty mount point nor importing without
+// the second copy is what the setting asked for.
+func checkConfiguredBackup(f sortFlags) error {
+	if f.backupFrom == "" {
+		return nil
+	}
+	fi, err := os.Stat(f.backup)
+	switch {
+	case errors.Is(err, iofs.ErrNotExist):
+		return usagef("backup folder %q (set in %s) is not there: is its drive connected? Connect it, or run with --no-backup to import without the second copy this time", f.backup, shown(f.backupFrom))
+	case err != nil:
+		return usagef("backup folder %q (set in %s): %s", f.backup, shown(f.backupFrom), fsx.Bare(err))
+	case !fi.IsDir():
+		return usagef("backup folder %q (set in %s) is not a folder", f.backup, shown(f.backupFrom))
+	}
+	return nil
 }

@@ -25,6 +25,8 @@ const DefaultTemplate = "{year}/{year}-{month}-{day}/{name}{ext}"
 type sortFlags struct {
 	template, mode, unknown, videoTZ, tz, report string
 	backup                                       string // --backup DIR: a second copy of every file transferred
+	backupFrom                                   string // the library config that set backup; "" when typed or unset
+	noBackup                                     bool   // --no-backup: none this run, whatever the library's config says
 	workers                                      int
 	dryRun, dedup, verify, follow, hidden        bool
 	noMtime, jsonOut, quiet, deleteDups, verbose bool
@@ -51,6 +53,7 @@ func (f *sortFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.trustMtime, "mtime", false, "")
 	fs.BoolVar(&f.eject, "eject", false, "")
 	fs.StringVar(&f.backup, "backup", "", "")
+	fs.BoolVar(&f.noBackup, "no-backup", false, "")
 	fs.StringVar(&f.videoTZ, "video-tz", "local", "")
 	fs.StringVar(&f.tz, "tz", "", "")
 	fs.BoolVar(&f.jsonOut, "json", false, "")
@@ -87,6 +90,9 @@ func cmdSort(ctx context.Context, env Env, args []string) error {
 		if err := applyConfig(env, fs, &f, operands[len(operands)-1]); err != nil {
 			return err
 		}
+	}
+	if err := checkConfiguredBackup(f); err != nil {
+		return err
 	}
 	cfg, err := f.config(operands)
 	if err != nil {
@@ -126,6 +132,9 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 	flt, err := f.filters.filter()
 	if err != nil {
 		return pipeline.Config{}, err
+	}
+	if f.noBackup && f.backup != "" {
+		return pipeline.Config{}, usagef("--backup and --no-backup contradict each other: give one")
 	}
 	if f.noMtime && f.trustMtime {
 		return pipeline.Config{}, usagef("--mtime and --no-mtime contradict each other: give one")

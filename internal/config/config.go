@@ -37,6 +37,12 @@ type Settings struct {
 	Verify      *bool   `toml:"verify,omitempty"`
 	FollowLinks *bool   `toml:"follow_links,omitempty"`
 	Hidden      *bool   `toml:"hidden,omitempty"`
+	// Backup (--backup) is a library's standing second copy: an absolute
+	// folder, honoured in the library's file only (a user-wide one would
+	// put every library's files at the same paths in one folder). It must
+	// exist when a sort starts: a backup drive not connected fails the
+	// run instead of being written under its empty mount point or skipped.
+	Backup *string `toml:"backup,omitempty"`
 }
 
 // Merge returns s with every field that over sets replaced by over's.

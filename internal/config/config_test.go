@@ -101,13 +101,14 @@ no_mtime = true
 verify = true
 follow_links = true
 hidden = false
+backup = "/media/backup/Photos"
 `)
 	s, _, err := Load(dest)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := "template={year}/{name}{ext} mode=hardlink workers=8 dedup=true unknown_dir=undated " +
-		"video_tz=+02:00 tz=Asia/Kolkata no_mtime=true verify=true follow_links=true hidden=false"
+		"video_tz=+02:00 tz=Asia/Kolkata no_mtime=true verify=true follow_links=true hidden=false backup=/media/backup/Photos"
 	if s.String() != want {
 		t.Errorf("got  %s\nwant %s", s, want)
 	}
@@ -273,5 +274,23 @@ func TestClosestKey(t *testing.T) {
 		if got := closestKey(in); got != want {
 			t.Errorf("closestKey(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// backup is a library's setting: an absolute folder in the library's
+// file; in the user's file it is refused with the line and the reason.
+func TestBackupKeyIsTheLibrarys(t *testing.T) {
+	user := homes(t)
+	dest := t.TempDir()
+	writeFile(t, LibraryPath(dest), "backup = \"bak\"\n")
+	_, _, err := Load(dest)
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "config.toml:1: backup \"bak\" must be an absolute path") {
+		t.Errorf("relative backup: %v", err)
+	}
+	writeFile(t, LibraryPath(dest), "")
+	writeFile(t, user, "workers = 2\nbackup = \"/media/backup/Photos\"\n")
+	_, _, err = Load(dest)
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), user+":2: backup is a library's setting") {
+		t.Errorf("backup in the user's config: %v", err)
 	}
 }

@@ -76,6 +76,11 @@ func Load(dest string) (s Settings, sources []string, err error) {
 		if err != nil {
 			return Settings{}, sources, err
 		}
+		if found && layer.Backup != nil && p == UserPath() {
+			return Settings{}, sources, &FileError{Path: p, Line: keyLineOf(p, "backup"), Key: "backup",
+				Msg: "backup is a library's setting: put it in that library's " + filepath.Join("DEST", libraryDir, fileName) +
+					" (one backup folder for every library would mix their files at the same paths)"}
+		}
 		if found {
 			s = s.Merge(layer)
 			sources = append(sources, p)
@@ -188,6 +193,9 @@ func (s Settings) check(path string, doc []byte) error {
 	if s.VideoTZ != nil && strings.TrimSpace(*s.VideoTZ) == "" {
 		return bad("video_tz", `video_tz must name a zone ("local", "UTC", "Europe/Berlin", "+02:00"), not be empty`)
 	}
+	if s.Backup != nil && !filepath.IsAbs(*s.Backup) {
+		return bad("backup", fmt.Sprintf("backup %q must be an absolute path (a folder on the backup drive, such as /media/backup/Photos)", *s.Backup))
+	}
 	if s.TZ != nil && strings.TrimSpace(*s.TZ) == "" {
 		return bad("tz", `tz must name the zone the camera's clock was set to ("Europe/Berlin", "UTC", "+02:00"), not be empty; leave it out to assume none`)
 	}
@@ -204,4 +212,13 @@ func keyLine(doc []byte, k string) int {
 		}
 	}
 	return 0
+}
+
+// keyLineOf is keyLine for a file read again (only for an error message).
+func keyLineOf(path, k string) int {
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	return keyLine(doc, k)
 }
