@@ -40,7 +40,7 @@ type Config struct {
 	RealSize     bool   // 3–5 MB files instead of ~1 KB
 	Cold         bool   // drop the page cache before each timed run (where the OS allows)
 	Rerun        bool   // time a second sort into the same library
-	Incremental  int    // > 0: time sorting this many new files into the sorted library
+	Incremental  int    // > 0: time sorting this many new files (a card of their own) into an empty library and into the sorted one
 	Compare      bool   // time `cp -r && sync` and `rsync -a && sync` on the same tree
 	GenerateOnly bool   // generate the tree and stop (to fill a slow mount from its server side)
 	Label        string // names the storage in a one-line summary row
@@ -111,7 +111,7 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (Row, error) {
 }
 
 // laterRuns times the reference commands, the re-run and the incremental
-// import, in that order (the incremental one adds files to the tree).
+// import, in that order.
 func laterRuns(ctx context.Context, cfg Config, work string, row *Row, log io.Writer) error {
 	src, dst := filepath.Join(work, "src"), filepath.Join(work, "dst")
 	if cfg.Compare {
@@ -129,11 +129,11 @@ func laterRuns(ctx context.Context, cfg Config, work string, row *Row, log io.Wr
 		}
 	}
 	if cfg.Incremental > 0 {
-		r, err := incremental(ctx, cfg, src, dst, log)
+		rs, err := incremental(ctx, cfg, work, log)
+		row.Runs = append(row.Runs, rs...)
 		if err != nil {
 			return err
 		}
-		row.Runs = append(row.Runs, r)
 	}
 	return nil
 }
@@ -214,22 +214,36 @@ func wholeSort(ctx context.Context, cfg Config, src, dst, name string, files int
 	return RunRow{Name: name, Files: files, Took: time.Since(began), IO: readIO().Sub(ioBegan), Transferred: sum.Transferred}, nil
 }
 
-// incremental adds cfg.Incremental new files to the sorted tree (untimed)
-// and times sorting the grown tree into the library: the new files must be
-// found among the old ones.
-func incremental(ctx context.Context, cfg Config, src, dst string, log io.Writer) (RunRow, error) {
-	os.Remove(stampPath(src)) // the tree no longer matches its stamp
-	fmt.Fprintf(log, "adding %d new files to %s ...\n", cfg.Incremental, src)
-	if err := GenerateRange(src, cfg.Count, cfg.Count+cfg.Incremental, shape(cfg)); err != nil {
-		return RunRow{}, err
+// incremental times a new card: cfg.Incremental new files in a folder of
+// their own (generated untimed, dated over the same years, so they land in
+// the library's existing date folders), sorted first into an empty library
+// and then into the sorted one. The two figures, from the same run, show
+// what the library's size adds to an import of new files.
+func incremental(ctx context.Context, cfg Config, work string, log io.Writer) ([]RunRow, error) {
+	card, empty := filepath.Join(work, "new"), filepath.Join(work, "dst-empty")
+	os.RemoveAll(card)
+	os.RemoveAll(empty)
+	defer os.RemoveAll(empty)
+	fmt.Fprintf(log, "generating %d new files in %s ...\n", cfg.Incremental, card)
+	if err := GenerateRange(card, cfg.Count, cfg.Count+cfg.Incremental, shape(cfg)); err != nil {
+		return nil, err
 	}
-	prepareCache(cfg, src, log)
-	name := fmt.Sprintf("incremental, %s new into %s", commas(cfg.Incremental), commas(cfg.Count))
-	r, err := wholeSort(ctx, cfg, src, dst, name, cfg.Count+cfg.Incremental, nil)
-	if err == nil && r.Transferred != int64(cfg.Incremental) {
-		err = fmt.Errorf("bench: incremental run transferred %d files, want %d", r.Transferred, cfg.Incremental)
+	var rows []RunRow
+	for _, to := range []struct{ dst, name string }{
+		{empty, fmt.Sprintf("incremental, %s new into an empty library", commas(cfg.Incremental))},
+		{filepath.Join(work, "dst"), fmt.Sprintf("incremental, %s new into %s", commas(cfg.Incremental), commas(cfg.Count))},
+	} {
+		prepareCache(cfg, card, log)
+		r, err := wholeSort(ctx, cfg, card, to.dst, to.name, cfg.Incremental, nil)
+		if err == nil && r.Transferred != int64(cfg.Incremental) {
+			err = fmt.Errorf("bench: %s: transferred %d files, want %d", to.name, r.Transferred, cfg.Incremental)
+		}
+		if err != nil {
+			return rows, err
+		}
+		rows = append(rows, r)
 	}
-	return r, err
+	return rows, nil
 }
 
 func openRun(cfg Config, src, dst string, row *Row) (*pipeline.Run, error) {

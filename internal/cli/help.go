@@ -60,7 +60,8 @@ Flags:
                        copy is in DEST and verified identical (default: leave it in place)
       --verify         re-read each copy and compare it with its source
       --checksum       compare content even where the import history recognises a file
-                       by its stat data (size, mtime, inode, change time)
+                       by its stat data (size, mtime, inode, change time), and walk the
+                       whole library to rebuild its index
       --reimport       bring back files imported before and since deleted or edited in DEST
       --follow-links   follow symbolic links (loops are detected)
       --hidden         include hidden files and system clutter (.DS_Store, @eaDir ...)
@@ -174,7 +175,7 @@ var helps = map[string]string{
 	"explain":    explainHelp,
 	"log":        "Usage: shoebox log [--json] DEST\n\nLists the runs recorded in DEST/.shoebox/journal, newest last; the first\nword of each line is the run's id, which shoebox undo DEST RUN-ID takes.\n\nFlags:\n      --json   one JSON object per run on stdout (see docs/json.md)\n",
 	"undo":       undoHelp,
-	"index":      "Usage: shoebox index [--workers N] DEST\n\nHashes every file in a library (reusing hashes of unchanged files) so later\nruns detect duplicates against it without re-reading it.\n\nFlags:\n      --workers N   files hashed at once (default 4)\n",
+	"index":      "Usage: shoebox index [--workers N] DEST\n\nHashes every file in a library (reusing hashes of unchanged files) so later\nruns detect duplicates against it without re-reading it, and rebuilds the\nlibrary index from the same walk: files added to the library by hand are\nthen known to later imports.\n\nFlags:\n      --workers N   files hashed at once (default 4)\n",
 	"completion": "Usage: shoebox completion bash|zsh|fish|powershell\n\nPrints a completion script that completes commands, each command's flags,\nmodes and template tokens. For bash: source <(shoebox completion bash);\nfor PowerShell: shoebox completion powershell | Out-String | Invoke-Expression\n",
 }
 

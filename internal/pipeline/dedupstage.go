@@ -35,16 +35,22 @@ func (r *Run) findDuplicates(ctx context.Context) error {
 		// recognised whole): the library need not even be listed.
 		return err
 	}
-	if err := r.indexLibrary(ctx); err != nil {
+	indexed, err := r.useLibraryIndex(ctx)
+	if err != nil {
 		return err
 	}
 	r.begin("plan", "hashing files of equal size to find duplicates", 0, 0)
-	if err := r.hashSharedSizes(ctx); err != nil {
+	if err := r.hashSharedSizes(ctx, indexed); err != nil {
 		return fmt.Errorf("find duplicates: %w", err)
 	}
 	if r.index != nil {
 		if err := r.index.flush(); err != nil {
 			return fmt.Errorf("record library hashes: %w", err)
+		}
+	}
+	if indexed {
+		if err := r.addIndexedTwins(ctx); err != nil {
+			return err
 		}
 	}
 	r.begin("plan", "matching files of equal content", 0, 0)
@@ -58,7 +64,11 @@ func (r *Run) findDuplicates(ctx context.Context) error {
 // a second one (or a library file of that size) means the size is shared,
 // and from then on each file is hashed as it comes — on a pool of workers,
 // since hashing many small files is mostly waiting on open and read.
-func (r *Run) hashSharedSizes(ctx context.Context) error {
+//
+// With the library index (indexed), a library file of the size is one the
+// index lists: those whose hash it does not know are hashed here, those
+// whose hash it knows are looked up by hash afterwards (addIndexedTwins).
+func (r *Run) hashSharedSizes(ctx context.Context, indexed bool) error {
 	pool := r.newHashPool(ctx)
 	var (
 		size    int64      = -1
@@ -66,6 +76,9 @@ func (r *Run) hashSharedSizes(ctx context.Context) error {
 		shared  bool
 	)
 	libEmpty, err := r.st.Empty(keyLib)
+	if err == nil && libEmpty && indexed {
+		libEmpty, err = r.index.st.Empty(keyLibBySize)
+	}
 	if err != nil {
 		return errors.Join(err, pool.close())
 	}
@@ -87,8 +100,18 @@ func (r *Run) hashSharedSizes(ctx context.Context) error {
 				return nil // a new library: only sources can share a size
 			}
 			var err error
-			if shared, err = r.hashLibraryOfSize(sz, pool); err != nil || !shared {
+			if shared, err = r.hashLibraryOfSize(sz, pool); err != nil {
 				return err
+			}
+			if indexed {
+				inIndex, err := r.queueIndexedOfSize(sz, pool)
+				if err != nil {
+					return err
+				}
+				shared = shared || inIndex
+			}
+			if !shared {
+				return nil
 			}
 		} else if !shared {
 			shared = true
@@ -185,6 +208,10 @@ func (p *hashPool) hash() {
 			continue
 		}
 		h.sum = sum
+		if h.m.rel != "" {
+			// An indexed library file whose hash was not known: now it is.
+			p.r.noteSum(h.m.rel, h.size, sum)
+		}
 		p.results <- h
 	}
 }
@@ -198,6 +225,11 @@ func (p *hashPool) write() {
 		p.r.tick(Event{Type: "progress", Stage: "plan", Count: n, Bytes: bytes})
 		if err == nil {
 			err = putHashed(h, w)
+		}
+		if err == nil && !h.m.copy.InLibrary {
+			// Kept for the library index, should the file land.
+			p.r.sourceSums = true
+			err = w.Put(seqKey(keySum, h.m.seq), h.sum[:])
 		}
 	}
 	if ferr := w.Flush(); err == nil {
@@ -347,6 +379,7 @@ type member struct {
 	copy plan.Copy
 	mod  int64  // library files: the mtime their cached hash is valid for
 	read string // library files known through a link (symlink mode): the file to hash
+	rel  string // library files from the library index whose hash it does not know yet
 }
 
 // sourceMemberOf is what dedup needs of a source photo or video; the meta

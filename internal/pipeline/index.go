@@ -18,7 +18,9 @@ type IndexStats struct {
 
 // Index builds or refreshes the content index of a library, so later runs
 // find duplicates against it without reading it again. Files whose size and
-// mtime are unchanged since they were indexed are not re-read.
+// mtime are unchanged since they were indexed are not re-read. It also
+// rebuilds the library index by size and hash from the same walk, which
+// then sees files put in the library by hand.
 func Index(ctx context.Context, dest string, workers int, events func(Event)) (IndexStats, error) {
 	var st IndexStats
 	dest, err := filepath.Abs(dest)
@@ -50,25 +52,27 @@ func Index(ctx context.Context, dest string, workers int, events func(Event)) (I
 	}
 	defer idx.Close()
 	hashes := newHashIndex(idx)
-	emit := func(f scan.File) error {
+	sumOf := func(f scan.File, _ string) ([]byte, error) {
 		st.Files++
-		_, fresh, err := hashes.sum(fsx.OS, f.Path, f.Size, timeNanos(f.ModTime), true)
+		sum, fresh, err := hashes.sum(fsx.OS, f.Path, f.Size, timeNanos(f.ModTime), true)
 		switch {
 		case err != nil:
 			st.Failed++
 			note(Event{Type: "problem", Stage: "index", Src: f.Path, Reason: fmt.Sprintf("hash %q: %v", f.Path, err)})
+			return nil, err
 		case fresh:
 			st.Hashed++
 		default:
 			st.Reused++
 		}
-		return ctx.Err()
+		return sum[:], ctx.Err()
 	}
 	report := func(p scan.Problem) {
 		st.Failed++
 		note(Event{Type: "problem", Stage: "index", Src: p.Path, Reason: p.Error()})
 	}
-	_, err = scan.Walk(ctx, []string{dest}, scan.Options{Exclude: []string{state}, Workers: workers}, emit, report)
+	// The library index (libindex.go) is rebuilt from the same walk.
+	err = rebuildIndex(ctx, hashes, dest, []string{state}, workers, report, sumOf)
 	if ferr := hashes.flush(); err == nil && ferr != nil {
 		err = fmt.Errorf("record library hashes: %w", ferr)
 	}

@@ -41,6 +41,11 @@ func (r *Run) Plan(ctx context.Context) error {
 	}
 	r.begin("plan", "reading the destination folders for names already taken", 0, 0)
 	_, err := r.resolveDirs(ctx)
+	if r.index != nil {
+		// Every planned file is in the library index, durably, before any
+		// lands (libindex.go).
+		err = firstErr(err, r.index.flush())
+	}
 	r.commitImports() // what plan found in the library by content: durable already
 	// The count is of the files handed to the transfer stage, sidecars and
 	// pair halves included, as the transfer stage and the summary count them.
@@ -300,8 +305,19 @@ func (r *Run) ignore(fi fileInfo, why string) {
 	r.emit(Event{Type: "op", Outcome: OutIgnored, Src: fi.File.Path, Size: fi.File.Size, Reason: why})
 }
 
-// placement applies the template, or the unknown-date folder.
+// placement applies the template, or the unknown-date folder, and warns
+// when a name had to be escaped.
 func (r *Run) placement(fi fileInfo) planned {
+	p, esc := r.place(fi)
+	if esc != nil {
+		r.warnEscaped(fi, esc)
+	}
+	return p
+}
+
+// place is placement without the warning (the library index asks where
+// files land before they are planned).
+func (r *Run) place(fi fileInfo) (planned, *layout.Escape) {
 	stem, ext := splitName(filepath.Base(fi.File.Path))
 	p := planned{Seq: fi.Seq, Src: fi.File.Path, Size: fi.File.Size, ModTime: fi.File.ModTime, Source: fi.Info.Date.Source,
 		Dev: fi.File.Dev, Ino: fi.File.Ino, CTime: fi.File.CTime, KindCode: fi.Info.Kind}
@@ -316,9 +332,9 @@ func (r *Run) placement(fi fileInfo) planned {
 		var escaped bool
 		p.Name, escaped = layout.SafeSegment(stem + ext)
 		if escaped {
-			r.warnEscaped(fi, &layout.Escape{Segment: "the file name", Raw: stem + ext, Safe: p.Name})
+			return p, &layout.Escape{Segment: "the file name", Raw: stem + ext, Safe: p.Name}
 		}
-		return p
+		return p, nil
 	}
 	p.Year, p.Taken, p.Tag = date.Wall.Year(), date.Wall, date.Tag
 	p.Shift, p.ShiftRule = date.Shift, date.ShiftRule
@@ -327,12 +343,11 @@ func (r *Run) placement(fi fileInfo) planned {
 	p.Dir, p.Name, esc = r.cfg.Template.ExpandNoted(r.fields(p))
 	if esc != nil {
 		esc.Segment = fmt.Sprintf("the template segment %q", esc.Segment)
-		r.warnEscaped(fi, esc)
 	}
 	if !r.cfg.Template.HasCounter() {
 		p.Make, p.Model, p.Kind, p.Root = "", "", "", "" // not needed again: keep the store's records small
 	}
-	return p
+	return p, esc
 }
 
 // fields are the template's values for a planned file; Counter is left for
@@ -527,6 +542,9 @@ func (r *Run) putOp(dir string, p planned, action plan.Action, name string, rena
 		r.emit(Event{Type: "op", Outcome: OutIdentical, Src: p.Src, Dst: dst, SameAs: dst, Size: p.Size, DateSource: p.Source.String()})
 		r.rememberImport(plannedSource(p), dst, r.cfg.Mode == transfer.Symlink, true)
 		return nil
+	}
+	if err := r.noteLanding(p, dst, companion); err != nil {
+		return fmt.Errorf("record %q in the library index: %w", dst, err)
 	}
 	r.nextOp++
 	r.plannedBytes += p.Size

@@ -106,6 +106,7 @@ type Run struct {
 	remember       *importlog.Recorder // writes to it; nil in dry runs
 	pendingImports []importlog.Entry   // landed files waiting for the executor's Flush
 	recallOn       bool                // the history has entries: the scan files sources by identity
+	sourceSums     bool                // dedup kept some source's hash (keySum) for the library index
 
 	now           time.Time // when the run started: "recent" modification times are judged from it
 	lastProgress  time.Time
@@ -305,7 +306,9 @@ func (r *Run) openStores() error {
 	}
 	r.st = st
 	r.openImports()
-	if !r.cfg.DryRun && r.cfg.Dedup {
+	if !r.cfg.DryRun {
+		// Opened with dedup off too: the library index must learn of every
+		// file shoebox puts in the library (libindex.go).
 		h, err := openLibraryIndex(StateDir(r.dest), func(msg string) {
 			r.emit(Event{Type: "warning", Stage: "plan", Reason: msg})
 		})
