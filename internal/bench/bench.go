@@ -76,6 +76,8 @@ type RunRow struct {
 	IO          IO
 	Transferred int64 // files the sort transferred; -1 for a reference command
 	Note        string
+	Stages      [4]time.Duration // a later sort's scan, metadata, plan and copy; zero when not timed
+	Open, Close time.Duration    // a later sort's opening (stores, recovery check) and closing
 }
 
 // Run generates the tree (untimed), then times each stage, and then the
@@ -197,21 +199,27 @@ func wholeSort(ctx context.Context, cfg Config, src, dst, name string, files int
 	if err != nil {
 		return RunRow{}, err
 	}
+	opened := time.Since(began)
 	closeRun := sync.OnceValue(run.Close)
 	defer closeRun()
-	for _, stage := range []func(context.Context) error{run.Scan, run.Meta, run.Plan, run.Transfer} {
+	var stages [4]time.Duration
+	for i, stage := range []func(context.Context) error{run.Scan, run.Meta, run.Plan, run.Transfer} {
+		start := time.Now()
 		if err := stage(ctx); err != nil {
 			return RunRow{}, err
 		}
+		stages[i] = time.Since(start)
 	}
 	sum := run.Summary()
 	if sum.Failed > 0 {
 		return RunRow{}, fmt.Errorf("bench: %s: %d files failed to transfer", name, sum.Failed)
 	}
+	closing := time.Now()
 	if err := closeRun(); err != nil {
 		return RunRow{}, err
 	}
-	return RunRow{Name: name, Files: files, Took: time.Since(began), IO: readIO().Sub(ioBegan), Transferred: sum.Transferred}, nil
+	return RunRow{Name: name, Files: files, Took: time.Since(began), IO: readIO().Sub(ioBegan), Transferred: sum.Transferred,
+		Stages: stages, Open: opened, Close: time.Since(closing)}, nil
 }
 
 // incremental times a new card: cfg.Incremental new files in a folder of

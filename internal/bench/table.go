@@ -113,7 +113,12 @@ func PrintRuns(w io.Writer, r Row) {
 		if x.IO.OK && x.IO.RChar >= 0 {
 			rchar = fmt.Sprintf("%s (%s)", mb(x.IO.RChar), perFile(x.IO.RChar, x.Files))
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", x.Name, commas(x.Files), took, moved, disk, rchar, x.Note)
+		note := x.Note
+		if x.Stages[3] > 0 && note == "" {
+			note = fmt.Sprintf("open %s, scan %s, metadata %s, plan %s, copy %s, close %s", secs(x.Open),
+				secs(x.Stages[0]), secs(x.Stages[1]), secs(x.Stages[2]), secs(x.Stages[3]), secs(x.Close))
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", x.Name, commas(x.Files), took, moved, disk, rchar, note)
 	}
 	for _, ratio := range Ratios(r) {
 		fmt.Fprintln(w, ratio)
