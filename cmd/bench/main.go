@@ -4,7 +4,7 @@
 //
 //	go run ./cmd/bench <count> [work-dir] [--scan-only] [--keep] [--workers N|auto] [--meta-workers N]
 //	    [--dedup on|off] [--real-size] [--cold] [--rerun] [--incremental N] [--compare]
-//	    [--mode copy|reflink] [--generate-only] [--label TEXT]
+//	    [--mode copy|reflink] [--generate-only] [--label TEXT] [--history on|off|both]
 package main
 
 import (
@@ -37,6 +37,11 @@ func main() {
 	bench.PrintSetup(os.Stdout, cfg, row)
 	bench.PrintTable(os.Stdout, []bench.Row{row})
 	bench.PrintStages(os.Stdout, row)
+	if alt := row.NoHistory; alt != nil {
+		fmt.Println("\nthe same first sort without the import history (--history both):")
+		bench.PrintTable(os.Stdout, []bench.Row{*alt})
+		bench.PrintStages(os.Stdout, *alt)
+	}
 	bench.PrintIO(os.Stdout, row)
 	fmt.Println()
 	bench.PrintRuns(os.Stdout, row)

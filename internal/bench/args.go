@@ -7,7 +7,8 @@ import (
 
 // Usage is the command line ParseArgs reads.
 const Usage = "<count> [work-dir] [--scan-only] [--keep] [--workers N|auto] [--meta-workers N] [--dedup on|off]\n" +
-	"       [--real-size] [--cold] [--rerun] [--incremental N] [--compare] [--mode copy|reflink] [--generate-only] [--label TEXT]"
+	"       [--real-size] [--cold] [--rerun] [--incremental N] [--compare] [--mode copy|reflink] [--generate-only] [--label TEXT]\n" +
+	"       [--history on|off|both]"
 
 // option is one flag of the command line: a switch (takesValue false, set
 // is called with "") or a flag followed by its value.
@@ -47,12 +48,13 @@ func options(cfg *Config) map[string]option {
 		"--seed":          valued(cfg.setSeed),
 		"--mode":          valued(cfg.setMode),
 		"--dedup":         valued(cfg.setDedup),
+		"--history":       valued(cfg.setHistory),
 	}
 }
 
 // ParseArgs reads the command line described by Usage.
 func ParseArgs(args []string) (Config, error) {
-	cfg := Config{Workers: 4, Seed: 1, Mode: "copy"}
+	cfg := Config{Workers: 4, Seed: 1, Mode: "copy", History: HistoryOn}
 	known := options(&cfg)
 	var positional []string
 	for i := 0; i < len(args); i++ {
@@ -133,6 +135,15 @@ func (cfg *Config) setDedup(v string) error {
 		return fmt.Errorf("--dedup %q: want on or off", v)
 	}
 	return nil
+}
+
+func (cfg *Config) setHistory(v string) error {
+	switch v {
+	case HistoryOn, HistoryOff, HistoryBoth:
+		cfg.History = v
+		return nil
+	}
+	return fmt.Errorf("--history %q: want on, off or both", v)
 }
 
 func positive(flag, v string, dst *int) error {

@@ -44,11 +44,23 @@ type Config struct {
 	Compare      bool   // time `cp -r && sync` and `rsync -a && sync` on the same tree
 	GenerateOnly bool   // generate the tree and stop (to fill a slow mount from its server side)
 	Label        string // names the storage in a one-line summary row
+	// History is the import history during the timed sort: HistoryOn (as
+	// the CLI runs), HistoryOff, or HistoryBoth: the first sort is timed
+	// with it, then again into a second empty library without it, in the
+	// same run on the same warm tree (Row.NoHistory).
+	History string
 
 	// CPUProfile, when set, records a CPU profile of the timed stages there;
 	// MemProfile a heap profile (allocations included) taken after them.
 	CPUProfile, MemProfile string
 }
+
+// The values of --history.
+const (
+	HistoryOn   = "on"
+	HistoryOff  = "off"
+	HistoryBoth = "both"
+)
 
 // Row is one line of the table.
 type Row struct {
@@ -65,6 +77,9 @@ type Row struct {
 	Storage              string // what the work dir is on
 	Workers, MetaWorkers int    // as chosen by the pipeline or asked for; 0 = not reported
 	Runs                 []RunRow
+	// NoHistory is the same first sort without the import history
+	// (--history both); nil otherwise.
+	NoHistory *Row
 }
 
 // RunRow is one whole run timed end to end: a sort (first, re-run,
@@ -103,13 +118,40 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (Row, error) {
 		return row, err
 	}
 	row.Runs = append(row.Runs, first)
+	if cfg.History == HistoryBoth {
+		if err := timeWithoutHistory(ctx, cfg, src, filepath.Join(work, "dst-nohistory"), &row, log); err != nil {
+			return row, err
+		}
+	}
 	if cfg.ScanOnly {
 		return row, nil
 	}
 	if row.Calibration, err = calibrate(filepath.Join(work, "calib"), src, cfg.Count, calibWorkers(cfg, row)); err != nil {
 		return row, err
 	}
+	if row.NoHistory != nil {
+		row.NoHistory.Calibration = row.Calibration // one loop, the same for both
+	}
 	return row, laterRuns(ctx, cfg, work, &row, log)
+}
+
+// timeWithoutHistory times the first sort again, into another empty
+// library, with the import history off: row.NoHistory.
+func timeWithoutHistory(ctx context.Context, cfg Config, src, dst string, row *Row, log io.Writer) error {
+	off := cfg
+	off.History, off.CPUProfile, off.MemProfile = HistoryOff, "", ""
+	alt := Row{Files: row.Files, Bytes: row.Bytes, Storage: row.Storage, Cache: row.Cache}
+	fmt.Fprintln(log, "the same first sort without the import history ...")
+	first, err := firstSort(ctx, off, src, dst, &alt, log)
+	if err != nil {
+		return err
+	}
+	alt.Runs = []RunRow{first}
+	row.NoHistory = &alt
+	if !cfg.Keep {
+		os.RemoveAll(dst)
+	}
+	return nil
 }
 
 // laterRuns times the reference commands, the re-run and the incremental
@@ -266,6 +308,7 @@ func openRun(cfg Config, src, dst string, row *Row) (*pipeline.Run, error) {
 	run, err := pipeline.Open(pipeline.Config{
 		Sources: []string{src}, Dest: dst, Template: tmpl, Mode: mode,
 		Workers: cfg.Workers, MetaWorkers: cfg.MetaWorkers, Dedup: cfg.Dedup, VideoTZ: time.UTC,
+		NoHistory: cfg.History == HistoryOff,
 	})
 	if err == nil && row != nil {
 		row.Workers, row.MetaWorkers = run.Workers()

@@ -63,3 +63,31 @@ func TestGenerateIsDeterministicAndDated(t *testing.T) {
 		t.Errorf("%d files at %d per folder should make 2 folders, got %d", PerDir+3, PerDir, len(entries))
 	}
 }
+
+// --history both times the first sort twice in one run: with the import
+// history (it is written) and into a second library without it (none).
+func TestBenchHistoryBoth(t *testing.T) {
+	var log bytes.Buffer
+	work := t.TempDir()
+	cfg, err := ParseArgs([]string{"200", work, "--history", "both", "--keep", "--workers", "2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, err := Run(context.Background(), cfg, &log)
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, log.String())
+	}
+	alt := row.NoHistory
+	if alt == nil || alt.CopyDone != 200 || row.CopyDone != 200 || alt.Plan <= 0 || alt.Copy <= 0 {
+		t.Fatalf("want both sorts timed and complete: %+v, without: %+v", row, alt)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(work, "dst", ".shoebox", "imports")); len(entries) == 0 {
+		t.Errorf("the sort with the history wrote none")
+	}
+	if _, err := os.Stat(filepath.Join(work, "dst-nohistory", ".shoebox", "imports")); !os.IsNotExist(err) {
+		t.Errorf("the sort without the history made one (%v)", err)
+	}
+	if _, err := ParseArgs([]string{"10", "--history", "maybe"}); err == nil {
+		t.Error("--history maybe was accepted")
+	}
+}

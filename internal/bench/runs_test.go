@@ -124,17 +124,17 @@ func TestSummaryShowsRerunReadBoth(t *testing.T) {
 // flag table is seen to write its own field.
 func TestParseArgsEveryFlag(t *testing.T) {
 	cfg, err := ParseArgs([]string{"--keep", "7", "--scan-only", "--generate-only", "--label", "ext4 loop",
-		"--seed", "-3", "--dedup", "on", "--cpuprofile", "c.out", "--memprofile", "m.out", "--workers", "8"})
+		"--seed", "-3", "--dedup", "on", "--cpuprofile", "c.out", "--memprofile", "m.out", "--workers", "8", "--history", "both"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Config{Count: 7, Keep: true, ScanOnly: true, GenerateOnly: true, Label: "ext4 loop", Seed: -3,
-		Dedup: true, CPUProfile: "c.out", MemProfile: "m.out", Workers: 8, Mode: "copy"}
+		Dedup: true, CPUProfile: "c.out", MemProfile: "m.out", Workers: 8, Mode: "copy", History: HistoryBoth}
 	if cfg != want {
 		t.Errorf("parsed %+v, want %+v", cfg, want)
 	}
 	for _, bad := range [][]string{{"10", "--label"}, {"10", "--dedup", "maybe"}, {"10", "--seed", "x"},
-		{"10", "--workers", "0"}, {}, {"1", "2", "3"}, {"none"}} {
+		{"10", "--workers", "0"}, {"10", "--history", "maybe"}, {}, {"1", "2", "3"}, {"none"}} {
 		if _, err := ParseArgs(bad); err == nil {
 			t.Errorf("%v: accepted", bad)
 		}

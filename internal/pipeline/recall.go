@@ -43,6 +43,9 @@ type fileKey struct{ dev, ino, seq uint64 }
 // busy). It never stops a sort: a history that cannot be used is a
 // warning, and the run goes on comparing content as before.
 func (r *Run) openImports() {
+	if r.cfg.NoHistory {
+		return
+	}
 	state := StateDir(r.dest)
 	if r.cfg.DryRun {
 		r.imports = importlog.OpenReadOnly(state)

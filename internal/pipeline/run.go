@@ -77,6 +77,10 @@ type Config struct {
 	// removes its source only once both copies are durable and verified).
 	// "": none.
 	Backup string
+	// NoHistory runs without the import history: nothing recalled, nothing
+	// recorded. For the bench only (--history off), which measures what
+	// the history costs; no command line sets it.
+	NoHistory bool
 
 	// Shift corrects cameras' clocks (--shift): the chosen capture date
 	// of each file a rule names moves by its amount before the layout.
