@@ -54,6 +54,11 @@ type Entry struct {
 	// put in its place, or the library copied elsewhere, has other ones.
 	LibDev, LibIno uint64
 	LibCTime       int64
+	// The library folder's own device and inode when the entry was
+	// written (zero in entries of versions 1 and 2): a library copied
+	// elsewhere with its state folder has other ones, and a copy missing
+	// there proves nothing about this library.
+	RootDev, RootIno uint64
 
 	Kind       uint8  // meta.Kind of the file
 	Taken      int64  // capture wall clock used, unix nanoseconds; 0 when undated
@@ -132,6 +137,9 @@ func (e Entry) Check(lib string) State {
 	info, err := stat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		if !e.sameLibrary(lib) {
+			return Unsure
+		}
 		return Gone
 	case err != nil || !info.Mode().IsRegular():
 		return Changed
@@ -145,6 +153,28 @@ func (e Entry) Check(lib string) State {
 		return Unsure
 	}
 	return Intact
+}
+
+// sameLibrary reports whether lib is the library folder the entry was
+// written in, so that its copy's absence means it was deleted there
+// (culled). A library copied to another disk or folder with its state
+// folder, but not whole (an interrupted copy, a folder left out), holds
+// the records of files it never received: those are not culled. Entries
+// that predate the library's identity are judged by the device their copy
+// was on; where the platform gives no identity, as before, by the record.
+func (e Entry) sameLibrary(lib string) bool {
+	info, err := os.Stat(lib)
+	if err != nil {
+		return false
+	}
+	dev, ino, _ := Identity(info)
+	switch {
+	case e.RootDev != 0 || e.RootIno != 0:
+		return dev == e.RootDev && ino == e.RootIno
+	case e.LibDev != 0:
+		return dev == e.LibDev
+	}
+	return true
 }
 
 // LibraryPath is the entry's library copy as a full path under lib.
@@ -161,7 +191,8 @@ var (
 // entryVersion 2 added the library copy's identity (LibDev, LibIno,
 // LibCTime); version 1 entries read with them zero, which Check calls
 // Unsure: their files are compared by content once and recorded anew.
-const entryVersion = 2
+// Version 3 added the library folder's identity (RootDev, RootIno).
+const entryVersion = 3
 
 func identityKey(dev, ino uint64) []byte {
 	k := store.AppendUint64(append([]byte(nil), keyIdentity...), dev)
@@ -199,13 +230,15 @@ func encode(e Entry) []byte {
 	b = binary.AppendVarint(b, e.At)
 	b = binary.AppendUvarint(b, e.LibDev)
 	b = binary.AppendUvarint(b, e.LibIno)
-	return binary.AppendVarint(b, e.LibCTime)
+	b = binary.AppendVarint(b, e.LibCTime)
+	b = binary.AppendUvarint(b, e.RootDev)
+	return binary.AppendUvarint(b, e.RootIno)
 }
 
 func decode(v []byte) (Entry, error) {
 	d := record.NewDecoder(v)
 	version := d.Byte()
-	if version != 1 && version != entryVersion {
+	if version < 1 || version > entryVersion {
 		return Entry{}, errors.New("import history: record of an unknown version")
 	}
 	var e Entry
@@ -224,6 +257,9 @@ func decode(v []byte) (Entry, error) {
 	e.At = d.Varint()
 	if version >= 2 {
 		e.LibDev, e.LibIno, e.LibCTime = d.Uvarint(), d.Uvarint(), d.Varint()
+	}
+	if version >= 3 {
+		e.RootDev, e.RootIno = d.Uvarint(), d.Uvarint()
 	}
 	if err := d.Finish(); err != nil {
 		return Entry{}, fmt.Errorf("import history: %w", err)
@@ -295,18 +331,28 @@ func (m *Matcher) Close() error { return m.c.Close() }
 
 // Recorder adds entries in synced batches.
 type Recorder struct {
-	w *store.Writer
+	w                *store.Writer
+	rootDev, rootIno uint64 // the library folder's identity, given to every entry
 }
 
 // recordBatch bounds the entries held before a synced commit.
 const recordBatch = 4096
 
 // Recorder returns a writer of entries; call Commit to make them durable.
-func (l *Log) Recorder() *Recorder { return &Recorder{w: l.st.Writer(recordBatch)} }
+func (l *Log) Recorder() *Recorder {
+	r := &Recorder{w: l.st.Writer(recordBatch)}
+	if info, err := os.Stat(filepath.Dir(filepath.Dir(l.dir))); err == nil { // LIB/.shoebox/imports
+		r.rootDev, r.rootIno, _ = Identity(info)
+	}
+	return r
+}
 
 // Add records e, replacing what was known of its source identity. Only
 // call it once e's file is durable in the library.
 func (r *Recorder) Add(e Entry) error {
+	if e.RootDev == 0 && e.RootIno == 0 {
+		e.RootDev, e.RootIno = r.rootDev, r.rootIno
+	}
 	if err := r.w.Put(identityKey(e.Dev, e.Ino), encode(e)); err != nil {
 		return err
 	}

@@ -449,3 +449,42 @@ func snapshotAll(t *testing.T, dir string) string {
 	})
 	return b.String()
 }
+
+// A library copied elsewhere (to a new disk, or beside itself) with its
+// state folder, but not whole (an interrupted copy, a folder left out):
+// the history's records came along, and a photo missing from the copy was
+// never deleted from it. Its absence proves nothing about this library,
+// so the file is imported, not left out as "imported before". A photo
+// deleted from the copied library after a sort into it has recorded its
+// own files stays out, as in any library.
+func TestPartlyCopiedLibraryImportsWhatItLacks(t *testing.T) {
+	root := t.TempDir()
+	src, files := cardOf(t, root, 4, 1000)
+	lib := filepath.Join(root, "lib")
+	sortTree(t, []string{src}, lib)
+	lib2 := filepath.Join(root, "lib2")
+	copyTreeKeepingTimes(t, lib, lib2)
+	photos := snapshot(t, lib2)
+	var missing string
+	for p := range photos {
+		missing = p
+		break
+	}
+	if err := os.Remove(filepath.Join(lib2, filepath.FromSlash(missing))); err != nil {
+		t.Fatal(err)
+	}
+	sum, _ := sortTree(t, []string{src}, lib2)
+	if sum.ImportedBefore != 0 || sum.Transferred != 1 || sum.Identical != 3 {
+		t.Errorf("sort into the partly copied library: %+v; want the missing photo imported, the 3 others found by content", sum)
+	}
+	if n := len(snapshot(t, lib2)); n != len(files) {
+		t.Errorf("copied library holds %d files, want %d", n, len(files))
+	}
+	// Culled in the copy once the copy's own sort recorded it: stays out.
+	if err := os.Remove(filepath.Join(lib2, filepath.FromSlash(missing))); err != nil {
+		t.Fatal(err)
+	}
+	if sum, _ := sortTree(t, []string{src}, lib2); sum.ImportedBefore != 1 || sum.Transferred != 0 {
+		t.Errorf("sort after a cull in the copied library: %+v; want it left out as imported before", sum)
+	}
+}
