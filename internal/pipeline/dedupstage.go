@@ -39,8 +39,12 @@ func (r *Run) findDuplicates(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.begin("plan", "hashing files of equal size to find duplicates", 0, 0)
-	if err := r.hashSharedSizes(ctx, indexed); err != nil {
+	files, bytes, err := r.sharedSizeTotals(ctx, indexed)
+	if err != nil {
+		return fmt.Errorf("find duplicates: %w", err)
+	}
+	r.begin("plan", "hashing files of equal size to find duplicates", files, bytes)
+	if err := r.hashSharedSizes(ctx, indexed, files, bytes); err != nil {
 		return fmt.Errorf("find duplicates: %w", err)
 	}
 	if r.index != nil {
@@ -68,8 +72,9 @@ func (r *Run) findDuplicates(ctx context.Context) error {
 // With the library index (indexed), a library file of the size is one the
 // index lists: those whose hash it does not know are hashed here, those
 // whose hash it knows are looked up by hash afterwards (addIndexedTwins).
-func (r *Run) hashSharedSizes(ctx context.Context, indexed bool) error {
-	pool := r.newHashPool(ctx)
+// total and totalBytes are what sharedSizeTotals counted, for the progress.
+func (r *Run) hashSharedSizes(ctx context.Context, indexed bool, total, totalBytes int64) error {
+	pool := r.newHashPool(ctx, total, totalBytes)
 	var (
 		size    int64      = -1
 		pending *sizeEntry // the first file of the current size, not hashed yet
@@ -129,6 +134,84 @@ func (r *Run) hashSharedSizes(ctx context.Context, indexed bool) error {
 	return errors.Join(err, pool.close())
 }
 
+// sharedSizeTotals counts what hashSharedSizes will hash, so that the step
+// names its files and bytes up front: every source file whose size another
+// source shares or the library has, and the library files of such a size
+// that have no known hash (listed, or in the index without one). One
+// ordered pass over the size keys and, per distinct size, the prefix scans
+// the hashing pass makes too. An index entry whose file is gone is counted
+// and then not hashed, so the count may end a little short of the total.
+func (r *Run) sharedSizeTotals(ctx context.Context, indexed bool) (files, bytes int64, err error) {
+	libEmpty, err := r.st.Empty(keyLib)
+	if err == nil && libEmpty && indexed {
+		libEmpty, err = r.index.st.Empty(keyLibBySize)
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	size, n := int64(-1), int64(0) // the current size and its sources
+	flush := func() error {
+		if size <= 0 || n == 0 {
+			return nil
+		}
+		var lib int64
+		var inLib bool
+		if !libEmpty {
+			var err error
+			if lib, inLib, err = r.libraryOfSize(size, indexed); err != nil {
+				return err
+			}
+		}
+		if n >= 2 || inLib {
+			files, bytes = files+n+lib, bytes+(n+lib)*size
+		}
+		return nil
+	}
+	err = r.st.Scan(keySize, func(k, _ []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if len(k) != len(keySize)+16 {
+			return errRecord
+		}
+		if sz := int64(store.Uint64(k[2:10])); sz != size {
+			if err := flush(); err != nil {
+				return err
+			}
+			size, n = sz, 0
+		}
+		n++
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	return files, bytes, err
+}
+
+// libraryOfSize counts the library files of size that would be hashed,
+// and says whether the library has any file of that size.
+func (r *Run) libraryOfSize(size int64, indexed bool) (toHash int64, any bool, err error) {
+	err = r.st.Scan(sizeKey(keyLib, size, nil), func(_, _ []byte) error { toHash++; return nil })
+	any = toHash > 0
+	if err != nil || !indexed {
+		return toHash, any, err
+	}
+	prefix := sizeKey(keyLibBySize, size, nil)
+	err = r.index.st.Scan(prefix, func(k, _ []byte) error {
+		any = true
+		if len(k) <= len(prefix) || k[len(prefix)] != 0 {
+			return errStopScan // the known hashes follow the unknown ones
+		}
+		toHash++
+		return nil
+	})
+	if errors.Is(err, errStopScan) {
+		err = nil
+	}
+	return toHash, any, err
+}
+
 // hashSource queues one source file for hashing.
 func (r *Run) hashSource(size int64, se sizeEntry, pool *hashPool) error {
 	m, err := decodeMember(se.member)
@@ -165,6 +248,8 @@ func (r *Run) hashLibraryOfSize(size int64, pool *hashPool) (bool, error) {
 // bounded like every other stage's.
 type hashPool struct {
 	r       *Run
+	total   int64 // files and bytes to hash, for the progress line
+	bytes   int64
 	ctx     context.Context
 	jobs    chan hashed
 	results chan hashed
@@ -178,8 +263,8 @@ type hashed struct {
 	sum  digest.Sum
 }
 
-func (r *Run) newHashPool(ctx context.Context) *hashPool {
-	p := &hashPool{r: r, ctx: ctx, jobs: make(chan hashed, queueLen), results: make(chan hashed, queueLen), written: make(chan error, 1)}
+func (r *Run) newHashPool(ctx context.Context, total, totalBytes int64) *hashPool {
+	p := &hashPool{r: r, total: total, bytes: totalBytes, ctx: ctx, jobs: make(chan hashed, queueLen), results: make(chan hashed, queueLen), written: make(chan error, 1)}
 	for i := 0; i < r.metaWorkers(); i++ {
 		p.workers.Add(1)
 		go p.hash()
@@ -222,7 +307,7 @@ func (p *hashPool) write() {
 	var n, bytes int64
 	for h := range p.results {
 		n, bytes = n+1, bytes+h.size
-		p.r.tick(Event{Type: "progress", Stage: "plan", Count: n, Bytes: bytes})
+		p.r.tick(Event{Type: "progress", Stage: "plan", Count: n, Bytes: bytes, Total: p.total, TotalBytes: p.bytes})
 		if err == nil {
 			err = putHashed(h, w)
 		}

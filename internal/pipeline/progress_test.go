@@ -51,7 +51,7 @@ func TestStagesNameTheirStepsAndCountAsTheSummary(t *testing.T) {
 	for _, want := range []string{
 		"scan: looking for files in the sources",
 		"meta: reading each file's kind and date from its header",
-		"plan: hashing files of equal size to find duplicates",
+		hashingStep,
 		"plan: choosing each file's folder and name",
 		"transfer: copying files into the library",
 	} {
@@ -61,6 +61,10 @@ func TestStagesNameTheirStepsAndCountAsTheSummary(t *testing.T) {
 	}
 	if ev := steps["meta: reading each file's kind and date from its header"]; ev.Total != 8 {
 		t.Errorf("meta step total = %d files, want the 8 scanned", ev.Total)
+	}
+	if files, bytes := sharedSizes(files, nil, false); steps[hashingStep].Total != files || steps[hashingStep].TotalBytes != bytes {
+		t.Errorf("hashing step: %d files, %d bytes; want the %d files, %d bytes of shared sizes",
+			steps[hashingStep].Total, steps[hashingStep].TotalBytes, files, bytes)
 	}
 	if ev := steps["transfer: copying files into the library"]; ev.Total != 7 || ev.TotalBytes != bytes {
 		t.Errorf("copy step: %d files, %d bytes; want 7 files, %d bytes", ev.Total, ev.TotalBytes, bytes)
@@ -83,6 +87,80 @@ func TestStagesNameTheirStepsAndCountAsTheSummary(t *testing.T) {
 	if again.Identical != sum.Transferred+sum.Duplicates {
 		t.Errorf("re-run: %d already in the library, want the %d transferred and %d duplicate",
 			again.Identical, sum.Transferred, sum.Duplicates)
+	}
+}
+
+const hashingStep = "plan: hashing files of equal size to find duplicates"
+
+// sharedSizes counts the photos (.JPG) of src whose size another photo of
+// src shares or the library has (lib: size → files), with their bytes:
+// what the dedup hashes when the library index knows the hashes of the
+// library's files (it does of files shoebox put there).
+// With hashLib the library's files of such sizes count too: a dry run has
+// no index and hashes them.
+func sharedSizes(src map[string][]byte, lib map[int64]int64, hashLib bool) (files, bytes int64) {
+	bySize := map[int64]int64{}
+	for name, b := range src {
+		if filepath.Ext(name) == ".JPG" {
+			bySize[int64(len(b))]++
+		}
+	}
+	for size, n := range bySize {
+		if n >= 2 || lib[size] > 0 {
+			files, bytes = files+n, bytes+n*size
+			if hashLib {
+				files, bytes = files+lib[size], bytes+lib[size]*size
+			}
+		}
+	}
+	return files, bytes
+}
+
+// The hashing step names its total up front also when a source shares its
+// size with a library file (whose hash the library index already knows),
+// and its progress counts up to it.
+func TestHashingStepNamesItsTotal(t *testing.T) {
+	root := t.TempDir()
+	dst := filepath.Join(root, "lib")
+	first := map[string][]byte{}
+	for i := 0; i < 4; i++ {
+		first[fmt.Sprintf("IMG_%d.JPG", i)] = photo(2019, 7, 4, 10+i, fmt.Sprint(i))
+	}
+	tree(t, filepath.Join(root, "card1"), first)
+	sortTree(t, []string{filepath.Join(root, "card1")}, dst)
+	lib := map[int64]int64{}
+	for _, b := range first {
+		lib[int64(len(b))]++
+	}
+	second := map[string][]byte{
+		"IMG_7.JPG": photo(2020, 1, 1, 9, "7"),            // a library photo's size
+		"A.JPG":     photo(2020, 1, 2, 9, "a longer one"), // these two share a size
+		"B.JPG":     photo(2020, 1, 3, 9, "a longer two"),
+		"C.JPG":     photo(2020, 1, 4, 9, "a size of its own, longer"),
+	}
+	tree(t, filepath.Join(root, "card2"), second)
+	for _, dry := range []bool{true, false} {
+		_, rec := sortTree(t, []string{filepath.Join(root, "card2")}, dst, func(c *Config) { c.DryRun = dry })
+		wantFiles, wantBytes := sharedSizes(second, lib, dry)
+		if min := int64(3); dry && wantFiles <= min || !dry && wantFiles != min {
+			t.Fatalf("dry run %v: the fixture shares sizes differently than meant: %d files", dry, wantFiles)
+		}
+		named := false
+		for _, ev := range rec.ofType("progress") {
+			if ev.Stage+": "+ev.What != hashingStep {
+				continue
+			}
+			named = true
+			if ev.Total != wantFiles || ev.TotalBytes != wantBytes {
+				t.Errorf("dry run %v: hashing progress: total %d files, %d bytes; want %d, %d", dry, ev.Total, ev.TotalBytes, wantFiles, wantBytes)
+			}
+			if ev.Count > ev.Total {
+				t.Errorf("dry run %v: hashing progress counts %d of %d", dry, ev.Count, ev.Total)
+			}
+		}
+		if !named {
+			t.Fatalf("dry run %v: the hashing step was not named", dry)
+		}
 	}
 }
 
