@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -81,6 +82,16 @@ type Entry struct {
 // as well as the same number, size and times to the second.
 func (e Entry) SameSource(dev, ino uint64, size, mtime, ctime int64, rel string) bool {
 	return e.Dev == dev && e.Ino == ino && e.Size == size && e.ModTime == mtime && e.CTime == ctime && samePlace(e.Src, rel)
+}
+
+// SameFileByPlace is SameSource without the device and inode, for a
+// filesystem that numbers inodes afresh (FUSE mounts such as sshfs number
+// them as the kernel looks files up, a remount changes the device; FAT and
+// exFAT cards get new numbers at every mount): the file at the recorded
+// place under its source root with the recorded size, mtime and change
+// time is taken for the file imported from there.
+func (e Entry) SameFileByPlace(size, mtime, ctime int64, rel string) bool {
+	return e.Size == size && e.ModTime == mtime && e.CTime == ctime && samePlace(e.Src, rel)
 }
 
 // samePlace reports whether the recorded source path ends with rel (slash
@@ -186,7 +197,27 @@ func (e Entry) LibraryPath(lib string) string {
 var (
 	keyIdentity = []byte("i/") // i/<dev><ino> → entry
 	keyPath     = []byte("p/") // p/<library path>\0<dev><ino> → "" (what went where, for undo)
+	keyPlace    = []byte("q/") // q/<size><mtime><base name>\0<dev><ino> → "" (FindByPlace)
 )
+
+// placePrefix is the q/ prefix of every entry of one size, mtime and name.
+func placePrefix(size, mtime int64, base string) []byte {
+	k := store.AppendUint64(append([]byte(nil), keyPlace...), uint64(size))
+	k = store.AppendUint64(k, uint64(mtime))
+	return append(append(k, base...), 0)
+}
+
+func placeKey(e Entry) []byte {
+	k := placePrefix(e.Size, e.ModTime, baseName(e.Src))
+	k = store.AppendUint64(k, e.Dev)
+	return store.AppendUint64(k, e.Ino)
+}
+
+// baseName is the last element of a recorded source path, whichever
+// separator it was recorded with.
+func baseName(p string) string {
+	return path.Base(filepath.ToSlash(p))
+}
 
 // entryVersion 2 added the library copy's identity (LibDev, LibIno,
 // LibCTime); version 1 entries read with them zero, which Check calls
@@ -235,11 +266,24 @@ func encode(e Entry) []byte {
 	return binary.AppendUvarint(b, e.RootIno)
 }
 
+// ErrRecord marks a record that cannot be read (damaged, or written by a
+// later version): its file is not recognised, so it is compared by
+// content and recorded anew.
+var ErrRecord = errors.New("import history: unreadable record")
+
 func decode(v []byte) (Entry, error) {
+	e, err := decodeEntry(v)
+	if err != nil {
+		return Entry{}, fmt.Errorf("%w: %w", ErrRecord, err)
+	}
+	return e, nil
+}
+
+func decodeEntry(v []byte) (Entry, error) {
 	d := record.NewDecoder(v)
 	version := d.Byte()
 	if version < 1 || version > entryVersion {
-		return Entry{}, errors.New("import history: record of an unknown version")
+		return Entry{}, errors.New("record of an unknown version")
 	}
 	var e Entry
 	e.Dev, e.Ino = d.Uvarint(), d.Uvarint()
@@ -262,7 +306,7 @@ func decode(v []byte) (Entry, error) {
 		e.RootDev, e.RootIno = d.Uvarint(), d.Uvarint()
 	}
 	if err := d.Finish(); err != nil {
-		return Entry{}, fmt.Errorf("import history: %w", err)
+		return Entry{}, err
 	}
 	return e, nil
 }
@@ -301,6 +345,7 @@ func (l *Log) Empty() (bool, error) { return l.st.Empty(keyIdentity) }
 // cursor. Lookups out of order still work, only slower.
 type Matcher struct {
 	c *store.Cursor
+	l *Log
 }
 
 // Matcher opens a lookup cursor; Close it.
@@ -309,7 +354,38 @@ func (l *Log) Matcher() (*Matcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Matcher{c: c}, nil
+	return &Matcher{c: c, l: l}, nil
+}
+
+// FindByPlace returns the entry recorded for a file of this size, mtime
+// and change time at the place rel under its source root, whatever its
+// device and inode (see SameFileByPlace). Entries recorded before the
+// history kept places are not found: their files are compared by content
+// once and recorded again.
+func (m *Matcher) FindByPlace(size, mtime, ctime int64, rel string) (Entry, bool, error) {
+	var ids [][]byte
+	prefix := placePrefix(size, mtime, baseName(rel))
+	err := m.l.st.Scan(prefix, func(k, _ []byte) error {
+		if tail := k[len(prefix):]; len(tail) == 16 {
+			ids = append(ids, append(append([]byte(nil), keyIdentity...), tail...))
+		}
+		return nil
+	})
+	for _, id := range ids {
+		if err != nil {
+			break
+		}
+		v, ok, gerr := m.l.st.Get(id)
+		if gerr != nil || !ok {
+			err = gerr
+			continue
+		}
+		// An entry replaced since (its identity reused) is checked whole.
+		if e, derr := decode(v); derr == nil && e.SameFileByPlace(size, mtime, ctime, rel) {
+			return e, true, nil
+		}
+	}
+	return Entry{}, false, err
 }
 
 // Find returns the entry recorded for the identity, if any.
@@ -356,6 +432,9 @@ func (r *Recorder) Add(e Entry) error {
 	if err := r.w.Put(identityKey(e.Dev, e.Ino), encode(e)); err != nil {
 		return err
 	}
+	if err := r.w.Put(placeKey(e), nil); err != nil {
+		return err
+	}
 	return r.w.Put(pathKey(e.Path, e.Dev, e.Ino), nil)
 }
 
@@ -397,6 +476,11 @@ func (l *Log) forgetPath(path string, w *store.Writer, n *int) error {
 			if e, derr := decode(v); ok && (derr != nil || e.Path == path) {
 				if err := w.Delete(ik); err != nil {
 					return err
+				}
+				if derr == nil {
+					if err := w.Delete(placeKey(e)); err != nil {
+						return err
+					}
 				}
 				*n++
 			}

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/importlog"
 	"github.com/shoebox-photos/shoebox/internal/meta"
 	"github.com/shoebox-photos/shoebox/internal/scan"
+	"github.com/shoebox-photos/shoebox/internal/storage"
 	"github.com/shoebox-photos/shoebox/internal/store"
 )
 
@@ -141,11 +143,27 @@ func (r *Run) recallFailed(err error) {
 	r.emit(Event{Type: "warning", Stage: "meta", Reason: fmt.Sprintf("could not read the import history (%v): files imported before are compared by content", err)})
 }
 
-// recognise applies the rule to one scanned file.
+// recognise applies the rule to one scanned file: by its identity, or on
+// a filesystem that numbers inodes afresh by its place (renumbers).
 func (r *Run) recognise(m *importlog.Matcher, f scan.File, seq uint64) (fileInfo, bool, error) {
+	mtime, ctime, rel := timeNanos(f.ModTime), ctimeNanos(f.CTime), relToRoot(f)
 	ent, ok, err := m.Find(f.Dev, f.Ino)
-	if err != nil || !ok || !ent.SameSource(f.Dev, f.Ino, f.Size, timeNanos(f.ModTime), ctimeNanos(f.CTime), relToRoot(f)) {
+	if errors.Is(err, importlog.ErrRecord) {
+		// One damaged record: its file is compared by content (and
+		// recorded anew); the rest of the history still counts.
+		r.warnDamagedRecord(f, err)
+		ok, err = false, nil
+	}
+	if err != nil {
 		return fileInfo{}, false, err
+	}
+	if !ok || !ent.SameSource(f.Dev, f.Ino, f.Size, mtime, ctime, rel) {
+		if !r.renumbers(f.Root) {
+			return fileInfo{}, false, nil
+		}
+		if ent, ok, err = m.FindByPlace(f.Size, mtime, ctime, rel); err != nil || !ok {
+			return fileInfo{}, false, err
+		}
 	}
 	state := ent.Check(r.dest)
 	switch {
@@ -161,6 +179,38 @@ func (r *Run) recognise(m *importlog.Matcher, f scan.File, seq uint64) (fileInfo
 		fi.Info.Date.Wall = time.Unix(0, ent.Taken).UTC()
 	}
 	return fi, true, nil
+}
+
+// warnDamagedRecord says, once per run, that the history held a record it
+// could not read.
+func (r *Run) warnDamagedRecord(f scan.File, err error) {
+	if r.damagedWarned {
+		return
+	}
+	r.damagedWarned = true
+	r.emit(Event{Type: "warning", Stage: "meta", Src: f.Path, Reason: fmt.Sprintf(
+		"the import history's record of %q could not be read (%v): that file is compared by content and recorded again", f.Path, err)})
+}
+
+// renumbers reports whether the source root's filesystem numbers inodes
+// afresh (storage.RenumbersInodes), probed once per root.
+func (r *Run) renumbers(root string) bool {
+	if v, ok := r.renumbering[root]; ok {
+		return v
+	}
+	if r.renumbering == nil {
+		r.renumbering = map[string]bool{}
+	}
+	v := renumbersInodes(root)
+	r.renumbering[root] = v
+	return v
+}
+
+// renumbersInodes probes a source root's filesystem; tests replace it to
+// run the place rule on the filesystem they have.
+var renumbersInodes = func(root string) bool {
+	in, err := storage.Probe(root)
+	return err == nil && storage.RenumbersInodes(in.FSType)
 }
 
 // relToRoot is a scanned file's path under its source root ("" for a
@@ -247,8 +297,14 @@ func (r *Run) rememberImport(src importSource, libPath string, link, durable boo
 		return
 	}
 	libDev, libIno, libCTime := importlog.Identity(info)
+	srcCTime := ctimeNanos(src.ctime)
+	if libDev == src.dev && libIno == src.ino {
+		// A hard link (--mode hardlink): one inode under two names, whose
+		// change time the link itself moved after the scan saw it.
+		srcCTime = libCTime
+	}
 	r.pendingImports = append(r.pendingImports, importlog.Entry{
-		Dev: src.dev, Ino: src.ino, Size: src.size, ModTime: timeNanos(src.mod), CTime: ctimeNanos(src.ctime), Src: src.path,
+		Dev: src.dev, Ino: src.ino, Size: src.size, ModTime: timeNanos(src.mod), CTime: srcCTime, Src: src.path,
 		Path: filepath.ToSlash(rel), LibSize: info.Size(), LibModTime: info.ModTime().UnixNano(), Link: link,
 		LibDev: libDev, LibIno: libIno, LibCTime: libCTime,
 		Kind: uint8(src.kind), Taken: wallNanos(src.taken), DateSource: uint8(src.source),

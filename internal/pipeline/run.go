@@ -111,6 +111,8 @@ type Run struct {
 	pendingImports []importlog.Entry   // landed files waiting for the executor's Flush
 	recallOn       bool                // the history has entries: the scan files sources by identity
 	sourceSums     bool                // dedup kept some source's hash (keySum) for the library index
+	renumbering    map[string]bool     // source root → its filesystem numbers inodes afresh (recall.go)
+	damagedWarned  bool                // a damaged history record was reported
 
 	now           time.Time // when the run started: "recent" modification times are judged from it
 	lastProgress  time.Time

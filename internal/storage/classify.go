@@ -116,3 +116,21 @@ func classifyMagic(magic int64) fsClass {
 	}
 	return classifyFSType(name)
 }
+
+// RenumbersInodes reports whether a filesystem type hands out inode
+// numbers that do not last: a FUSE daemon numbers files as the kernel
+// looks them up (sshfs: forgotten files come back under new numbers, and
+// a remount changes the device too), FAT and exFAT derive them at each
+// mount, and SMB without server inode numbers makes them up. A file's
+// device and inode then prove nothing across runs (internal/importlog
+// recognises such files by their place instead).
+func RenumbersInodes(fstype string) bool {
+	if _, _, isFUSE := fuseType(fstype); isFUSE {
+		return true // fuseblk (ntfs-3g and the like) keeps the disk's numbers
+	}
+	switch fstype {
+	case "vfat", "msdos", "exfat", "cifs", "smb3", "smbfs", "smb2":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,211 @@
+package pipeline
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/shoebox-photos/shoebox/internal/importlog"
+	"github.com/shoebox-photos/shoebox/internal/store"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
+)
+
+// renumberHistory rewrites the library's import history as if every
+// source's inode had been numbered afresh since it was imported (what a
+// FUSE mount such as sshfs does once the kernel forgets its files, and a
+// FAT card at every mount): same files, same places, other identities.
+func renumberHistory(t *testing.T, lib string) {
+	t.Helper()
+	l, err := importlog.Open(StateDir(lib), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var all []importlog.Entry
+	if err := l.Each(func(e importlog.Entry) error { all = append(all, e); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Forget(func(yield func(string) bool) {
+		for _, e := range all {
+			if !yield(e.Path) {
+				return
+			}
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rec := l.Recorder()
+	for _, e := range all {
+		e.Dev, e.Ino = e.Dev+1000, e.Ino+1_000_000
+		if err := rec.Add(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rec.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// onRenumberingFS runs the test as if the sources were on a filesystem
+// that numbers inodes afresh (storage.RenumbersInodes).
+func onRenumberingFS(t *testing.T, yes bool) {
+	old := renumbersInodes
+	renumbersInodes = func(string) bool { return yes }
+	t.Cleanup(func() { renumbersInodes = old })
+}
+
+// On a filesystem that renumbers inodes, a re-run recognises the files it
+// imported by their place, size, mtime and change time, without reading
+// them; on one that keeps them, other numbers mean other files (compared
+// by content).
+func TestRenumberedSourcesAreRecognisedByTheirPlace(t *testing.T) {
+	for _, renumbering := range []bool{true, false} {
+		t.Run(map[bool]string{true: "fuse", false: "ext4"}[renumbering], func(t *testing.T) {
+			onRenumberingFS(t, renumbering)
+			root := t.TempDir()
+			src, _ := cardOf(t, root, 6, 1000)
+			lib := filepath.Join(root, "lib")
+			if sum, _ := sortTree(t, []string{src}, lib); sum.Transferred != 6 {
+				t.Fatalf("first run: %+v", sum)
+			}
+			renumberHistory(t, lib)
+			sum, _ := sortTree(t, []string{src}, lib)
+			want := int64(0)
+			if renumbering {
+				want = 6
+			}
+			if sum.Recalled != want || sum.Identical != 6 || sum.Transferred != 0 {
+				t.Errorf("re-run %+v: want %d recognised unread, all 6 already in the library", sum, want)
+			}
+		})
+	}
+}
+
+// The place rule still catches a changed file: another size, another
+// mtime, or the same bytes in another folder are not the imported file.
+func TestRenumberedSourcesChangedOrMovedAreNotRecognised(t *testing.T) {
+	onRenumberingFS(t, true)
+	root := t.TempDir()
+	src, _ := cardOf(t, root, 4, 1000)
+	lib := filepath.Join(root, "lib")
+	sortTree(t, []string{src}, lib)
+	renumberHistory(t, lib)
+
+	grown := filepath.Join(src, "DCIM/IMG_000.JPG")
+	b, _ := os.ReadFile(grown)
+	if err := os.WriteFile(grown, append(b, 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	touched := filepath.Join(src, "DCIM/IMG_001.JPG")
+	later := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(touched, later, later); err != nil {
+		t.Fatal(err)
+	}
+	moved := filepath.Join(src, "other", "IMG_002.JPG")
+	if err := os.MkdirAll(filepath.Dir(moved), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(src, "DCIM/IMG_002.JPG"), moved); err != nil {
+		t.Fatal(err)
+	}
+	sum, rec := sortTree(t, []string{src}, lib)
+	if sum.Recalled != 1 {
+		t.Errorf("re-run %+v: want only the untouched IMG_003 recognised unread", sum)
+	}
+	got := outcomes(rec)
+	if got[grown] != OutRenamed {
+		t.Errorf("grown file: %s, want it landed beside its old copy", got[grown])
+	}
+	for _, p := range []string{touched, moved} {
+		if got[p] != OutIdentical || rec.reportedWith(p, "recognised by the import history") {
+			t.Errorf("%s: %s, want already in the library by content, not by the history", p, got[p])
+		}
+	}
+}
+
+// In hardlink mode the library file is the source's inode: linking it
+// moved its change time, which the history records as the source's, so a
+// re-run recognises every file unread.
+func TestHardlinkRerunRecognisesSources(t *testing.T) {
+	root := t.TempDir()
+	src, _ := cardOf(t, root, 5, 1000)
+	lib := filepath.Join(root, "lib")
+	hardlink := func(c *Config) { c.Mode = transfer.Hardlink }
+	if sum, _ := sortTree(t, []string{src}, lib, hardlink); sum.Transferred != 5 {
+		t.Fatalf("first run: %+v", sum)
+	}
+	sum, _ := sortTree(t, []string{src}, lib, hardlink)
+	if sum.Recalled != 5 || sum.Identical != 5 || sum.Transferred != 0 {
+		t.Errorf("hardlink re-run %+v: want all 5 recognised unread", sum)
+	}
+	// A source edited through either name is not recognised any more.
+	p := filepath.Join(src, "DCIM/IMG_002.JPG")
+	b, _ := os.ReadFile(p)
+	time.Sleep(20 * time.Millisecond)
+	if err := os.WriteFile(p, b, 0o644); err != nil { // same bytes, new change time
+		t.Fatal(err)
+	}
+	if sum, _ := sortTree(t, []string{src}, lib, hardlink); sum.Recalled != 4 || sum.Identical != 5 {
+		t.Errorf("after a write: %+v, want 4 recognised unread and the written one found in place", sum)
+	}
+}
+
+// One damaged record in an otherwise readable history (garbage, or cut
+// short) costs only its own file a content comparison: it is never
+// skipped on the record's word, the others are still recognised unread,
+// and the record is written anew.
+func TestDamagedHistoryRecordIsIgnoredAndRebuilt(t *testing.T) {
+	for _, damage := range []string{"garbage", "cut short"} {
+		t.Run(damage, func(t *testing.T) {
+			root := t.TempDir()
+			src, _ := cardOf(t, root, 6, 1000)
+			lib := filepath.Join(root, "lib")
+			sortTree(t, []string{src}, lib)
+			victim := filepath.Join(src, "DCIM/IMG_003.JPG")
+			damageRecord(t, lib, victim, damage)
+
+			sum, rec := sortTree(t, []string{src}, lib)
+			if sum.Recalled != 5 || sum.Identical != 6 || sum.Transferred != 0 || sum.ImportedBefore != 0 {
+				t.Errorf("re-run %+v: want 5 recognised unread, the damaged one found by content", sum)
+			}
+			if !rec.reportedWith(victim, "could not be read", "compared by content") {
+				t.Errorf("no warning about the damaged record: %v", rec.events)
+			}
+			if sum, _ := sortTree(t, []string{src}, lib); sum.Recalled != 6 {
+				t.Errorf("third run %+v: the damaged record was not written anew", sum)
+			}
+		})
+	}
+}
+
+// damageRecord overwrites the history's record of src in lib.
+func damageRecord(t *testing.T, lib, src, how string) {
+	t.Helper()
+	info, err := os.Stat(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, ino, _ := importlog.Identity(info)
+	st, err := store.Open(importlog.Dir(StateDir(lib)), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	key := store.AppendUint64(store.AppendUint64([]byte("i/"), dev), ino)
+	v, ok, err := st.Get(key)
+	if err != nil || !ok {
+		t.Fatalf("no record of %s: %v", src, err)
+	}
+	bad := []byte{0xee, 0x01, 0x02}
+	if how == "cut short" {
+		bad = v[:len(v)/2]
+	}
+	w := st.Writer(1)
+	if err := w.Put(key, bad); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+}
