@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/shoebox-photos/shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // A big pile can hold thousands of files with one same trouble (640 files
@@ -105,7 +106,7 @@ func kindOf(ev pipeline.Event) string {
 	s := ev.Reason
 	for _, p := range []string{ev.Src, ev.Dst, ev.SameAs} {
 		if p != "" {
-			s = strings.ReplaceAll(s, fmt.Sprintf("%q", p), "…")
+			s = strings.ReplaceAll(s, quote.Path(p), "…")
 			s = strings.ReplaceAll(s, p, "…")
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/meta"
 	"github.com/shoebox-photos/shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/shift"
 )
 
@@ -67,7 +68,7 @@ func cmdExplain(env Env, args []string) error {
 			d, err = pipeline.DecideWith(f, opt, pipeline.DecideOptions{Hidden: *hidden, Shift: rules, NoModTime: *noMtime, TrustModTime: *trustMtime})
 		}
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "shoebox: explain %q: %s\n", f, shown(sentence(err)))
+			fmt.Fprintf(env.Stderr, "shoebox: explain %s: %s\n", quote.Path(f), shown(sentence(err)))
 			if enc != nil {
 				_ = enc.Encode(problemLine{Type: "problem", Path: f, PathBytes: rawBytes(f), Reason: sentence(err)})
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/undo"
 )
 
@@ -62,7 +63,7 @@ func cmdLog(env Env, args []string) error {
 	}
 	runs, err := journal.List(filepath.Join(pipeline.StateDir(args[0]), "journal"))
 	if err != nil {
-		return fmt.Errorf("log %q: %w", args[0], err)
+		return fmt.Errorf("log %s: %w", quote.Path(args[0]), err)
 	}
 	// Ids sort by the second only; two runs in one second (a resume right
 	// after a kill) are listed in the order they started, as undo orders them.
@@ -88,11 +89,11 @@ func checkDestination(path string) error {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case errors.Is(err, syscall.ENOTDIR):
-		return fmt.Errorf("destination %q: a file stands where a folder on this path should be; give a folder for the library", path)
+		return fmt.Errorf("destination %s: a file stands where a folder on this path should be; give a folder for the library", quote.Path(path))
 	case err != nil:
-		return fmt.Errorf("destination %q: %w", path, fsx.Bare(err))
+		return fmt.Errorf("destination %s: %w", quote.Path(path), fsx.Bare(err))
 	case !st.IsDir():
-		return fmt.Errorf("destination %q is a file, not a folder; give a folder for the library (it is created if missing)", path)
+		return fmt.Errorf("destination %s is a file, not a folder; give a folder for the library (it is created if missing)", quote.Path(path))
 	}
 	return nil
 }
@@ -102,13 +103,13 @@ func requireFolder(cmd, path string) error {
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s %q: no such folder", cmd, path)
+		return fmt.Errorf("%s %s: no such folder", cmd, quote.Path(path))
 	case errors.Is(err, syscall.ENOTDIR):
-		return fmt.Errorf("%s %q: a file stands where a folder on this path should be; give the library's folder", cmd, path)
+		return fmt.Errorf("%s %s: a file stands where a folder on this path should be; give the library's folder", cmd, quote.Path(path))
 	case err != nil:
-		return fmt.Errorf("%s %q: %w", cmd, path, fsx.Bare(err))
+		return fmt.Errorf("%s %s: %w", cmd, quote.Path(path), fsx.Bare(err))
 	case !st.IsDir():
-		return fmt.Errorf("%s %q: this is a file; give the library's folder", cmd, path)
+		return fmt.Errorf("%s %s: this is a file; give the library's folder", cmd, quote.Path(path))
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	reportpage "github.com/shoebox-photos/shoebox/internal/report" // cli.report is the exit-code function
 )
 
@@ -33,27 +34,27 @@ func newHTMLReport(path string, sources []string, dest string) (*htmlReport, err
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, usagef("--report %q: %s", path, err)
+		return nil, usagef("--report %s: %s", quote.Path(path), err)
 	}
 	if st, err := os.Stat(abs); err == nil && st.IsDir() {
-		return nil, usagef("--report %q is a folder; give a file name such as %s", path, filepath.Join(path, "plan.html"))
+		return nil, usagef("--report %s is a folder; give a file name such as %s", quote.Path(path), filepath.Join(path, "plan.html"))
 	}
 	if st, err := os.Stat(filepath.Dir(abs)); err != nil || !st.IsDir() {
-		return nil, usagef("--report %q: folder %q does not exist; create it or pick another place", path, filepath.Dir(abs))
+		return nil, usagef("--report %s: folder %s does not exist; create it or pick another place", quote.Path(path), quote.Path(filepath.Dir(abs)))
 	}
 	for _, root := range sources {
 		if fsx.Within(abs, root) {
-			return nil, usagef("--report %q is inside the source %q: a report is never written among the files being sorted; put it elsewhere", path, root)
+			return nil, usagef("--report %s is inside the source %s: a report is never written among the files being sorted; put it elsewhere", quote.Path(path), quote.Path(root))
 		}
 	}
 	if fsx.Within(abs, dest) {
-		return nil, usagef("--report %q is inside the library %q: a report is never written among its photos or its state; put it beside the library instead", path, dest)
+		return nil, usagef("--report %s is inside the library %s: a report is never written among its photos or its state; put it beside the library instead", quote.Path(path), quote.Path(dest))
 	}
 	if err := reportpage.Replaceable(abs); err != nil {
 		if errors.Is(err, reportpage.ErrNotReport) {
-			return nil, usagef("--report %q: %s; shoebox replaces only a report it wrote: give another file name", path, strings.TrimPrefix(err.Error(), reportpage.ErrNotReport.Error()+": "))
+			return nil, usagef("--report %s: %s; shoebox replaces only a report it wrote: give another file name", quote.Path(path), strings.TrimPrefix(err.Error(), reportpage.ErrNotReport.Error()+": "))
 		}
-		return nil, usagef("--report %q: %s", path, sentence(err))
+		return nil, usagef("--report %s: %s", quote.Path(path), sentence(err))
 	}
 	return &htmlReport{path: abs, started: time.Now()}, nil
 }

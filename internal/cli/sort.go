@@ -15,6 +15,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/layout"
 	"github.com/shoebox-photos/shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/shift"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
@@ -167,7 +168,7 @@ func checkUnknownDir(d string) error {
 	case strings.TrimSpace(d) == "":
 		return usagef("--unknown-dir: give a folder name, such as unknown")
 	case filepath.IsAbs(d) || filepath.VolumeName(d) != "" || strings.HasPrefix(d, "/") || strings.HasPrefix(d, `\`):
-		return usagef("--unknown-dir %q: an absolute path; give a folder name inside the library, such as unknown", d)
+		return usagef("--unknown-dir %s: an absolute path; give a folder name inside the library, such as unknown", quote.Path(d))
 	case strings.ContainsAny(d, `/\`):
 		return usagef("--unknown-dir %q: give one folder name, without / or \\", d)
 	case d == "." || d == "..":
