@@ -69,7 +69,7 @@ func (r *Run) excluded() []string {
 // within reports whether p is strictly inside dir.
 func within(p, dir string) bool {
 	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, "../")
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func (r *Run) scanProblem(stage string) func(scan.Problem) {
