@@ -22,9 +22,7 @@ func TestRepeatedWarningsAndFailuresAreCollapsed(t *testing.T) {
 	if err := os.MkdirAll(lib, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(t.TempDir(), filepath.Join(lib, "2019")); err != nil {
-		t.Fatal(err)
-	}
+	symlink(t, t.TempDir(), filepath.Join(lib, "2019"))
 	r := shoebox("sort", src, lib)
 	if r.code != ExitIncomplete {
 		t.Fatalf("want exit 3:\n%s", r)

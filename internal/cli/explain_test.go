@@ -21,7 +21,10 @@ import (
 func TestExplainAgreesWithSort(t *testing.T) {
 	trees := map[string]string{"testdata": filepath.Join("..", "meta", "testdata")}
 	t.Run("testdata", func(t *testing.T) { explainMatchesSort(t, trees["testdata"]) })
-	t.Run("corpus", func(t *testing.T) { explainMatchesSort(t, fixture.CorpusDir(t)) })
+	t.Run("corpus", func(t *testing.T) {
+		slowUnderWine(t)
+		explainMatchesSort(t, fixture.CorpusDir(t))
+	})
 }
 
 // TestExplainUsesTakeoutJSON: a photo whose EXIF date is unusable is filed

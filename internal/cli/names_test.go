@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -15,14 +16,31 @@ import (
 )
 
 // hostileNames are file names that try to take over a terminal or forge a
-// line of shoebox's output.
-var hostileNames = []string{
-	"clear\x1b[2Jscreen.jpg",                     // ANSI: clear the screen
-	"ret\rplanned        /etc/passwd -> x.jpg",   // carriage return overprints the line
-	"nl\nplanned        /card/a.jpg -> /lib.jpg", // a forged "planned" line
-	"rtl\u202egpj.exe",                           // right-to-left override: reads "exe.jpg"
-	"csi\u009b31m.jpg",                           // C1 CSI
-	"bad\xff\xfe.jpg",                            // not UTF-8
+// line of shoebox's output, each with how shoebox must print it.
+var hostileNames = []struct{ name, shown string }{
+	{"clear\x1b[2Jscreen.jpg", `clear\x1b[2Jscreen.jpg`},          // ANSI: clear the screen
+	{"ret\rplanned        /etc/passwd -> x.jpg", `ret\rplanned`},  // carriage return overprints the line
+	{"nl\nplanned        /card/a.jpg -> /lib.jpg", `nl\nplanned`}, // a forged "planned" line
+	{"rtl\u202egpj.exe", `rtl\u202egpj.exe`},                      // right-to-left override: reads "exe.jpg"
+	{"csi\u009b31m.jpg", `csi\u009b31m.jpg`},                      // C1 CSI
+	{"bad\xff\xfe.jpg", `bad\xff\xfe.jpg`},                        // not UTF-8
+}
+
+// possibleNames is the hostile names this system lets a file have:
+// Windows forbids control characters in a name, and its names are UTF-16,
+// so no byte of one can be invalid UTF-8; the bidi override and the C1
+// control remain.
+func possibleNames() []struct{ name, shown string } {
+	if runtime.GOOS != "windows" {
+		return hostileNames
+	}
+	var ok []struct{ name, shown string }
+	for _, h := range hostileNames {
+		if utf8.ValidString(h.name) && !strings.ContainsFunc(h.name, func(r rune) bool { return r < 0x20 }) {
+			ok = append(ok, h)
+		}
+	}
+	return ok
 }
 
 // TestHostileNamesAreEscapedInHumanOutput: whatever a file is called,
@@ -32,10 +50,17 @@ var hostileNames = []string{
 func TestHostileNamesAreEscapedInHumanOutput(t *testing.T) {
 	base := t.TempDir()
 	// The source folder sets the terminal's title (OSC): its name is in
-	// every path and in the command line that log shows.
-	src, lib := filepath.Join(base, "card\x1b]0;owned\x07"), filepath.Join(base, "lib")
-	for i, name := range hostileNames {
-		writeFile(t, filepath.Join(src, name), fixture.JPEG(fixture.EXIF{When: time.Date(2019, 7, 1+i, 12, 0, 0, 0, time.UTC), Comment: name}), 0o644)
+	// every path and in the command line that log shows. (On Windows,
+	// where a name holds no control character, it turns the text
+	// right to left.)
+	card := struct{ name, shown string }{"card\x1b]0;owned\x07", `card\x1b]0;owned\x07 `}
+	if runtime.GOOS == "windows" {
+		card = struct{ name, shown string }{"card\u202eowned", `card\u202eowned`}
+	}
+	names := possibleNames()
+	src, lib := filepath.Join(base, card.name), filepath.Join(base, "lib")
+	for i, h := range names {
+		writeFile(t, filepath.Join(src, h.name), fixture.JPEG(fixture.EXIF{When: time.Date(2019, 7, 1+i, 12, 0, 0, 0, time.UTC), Comment: h.name}), 0o644)
 	}
 	var all strings.Builder
 	for _, args := range [][]string{
@@ -44,7 +69,7 @@ func TestHostileNamesAreEscapedInHumanOutput(t *testing.T) {
 		{"log", lib},
 		{"undo", "--dry-run", lib},
 		{"undo", lib},
-		{"explain", filepath.Join(src, hostileNames[1]), filepath.Join(src, hostileNames[3])},
+		{"explain", filepath.Join(src, names[0].name), filepath.Join(src, names[len(names)-1].name)},
 	} {
 		r := shoebox(args...)
 		if r.code != ExitOK {
@@ -53,7 +78,7 @@ func TestHostileNamesAreEscapedInHumanOutput(t *testing.T) {
 		all.WriteString(r.stdout + r.stderr)
 	}
 	out := all.String()
-	for _, want := range []string{`card\x1b]0;owned\x07 `, `clear\x1b[2Jscreen.jpg`, `ret\rplanned`, `nl\nplanned`, `rtl\u202egpj.exe`, `csi\u009b31m.jpg`, `bad\xff\xfe.jpg`} {
+	for _, want := range append([]string{card.shown}, shownOf(names)...) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks the escaped name %s", want)
 		}
@@ -64,9 +89,17 @@ func TestHostileNamesAreEscapedInHumanOutput(t *testing.T) {
 			t.Errorf("a forged plan line: %q", line)
 		}
 	}
-	if n := strings.Count("\n"+out, "\nplanned "); n != len(hostileNames) {
-		t.Errorf("%d lines start with \"planned\", want %d (one per file)", n, len(hostileNames))
+	if n := strings.Count("\n"+out, "\nplanned "); n != len(names) {
+		t.Errorf("%d lines start with \"planned\", want %d (one per file)", n, len(names))
 	}
+}
+
+func shownOf(names []struct{ name, shown string }) []string {
+	var s []string
+	for _, h := range names {
+		s = append(s, h.shown)
+	}
+	return s
 }
 
 func checkPrintable(t *testing.T, out string) {
@@ -92,6 +125,10 @@ func TestJSONKeepsNonUTF8PathsExact(t *testing.T) {
 	} {
 		src, lib := filepath.Join(base, c.src), filepath.Join(base, c.lib)
 		want := filepath.Join(src, c.name)
+		if runtime.GOOS == "windows" && !utf8.ValidString(want) {
+			t.Logf("not on Windows: %q (its names are UTF-16, so no byte of one is invalid UTF-8)", want)
+			continue
+		}
 		writeFile(t, want, fixture.JPEG(fixture.EXIF{When: time.Date(2019, 7, 4, 12, 0, 0, 0, time.UTC)}), 0o644)
 		r := shoebox("sort", "--json", "-q", src, lib)
 		if r.code != ExitOK {
@@ -111,7 +148,7 @@ func TestJSONKeepsNonUTF8PathsExact(t *testing.T) {
 		if !bytes.Equal(ev.SrcBytes, []byte(want)) {
 			t.Errorf("src_bytes = %q, want %q", ev.SrcBytes, want)
 		}
-		if !bytes.HasPrefix(ev.DstBytes, []byte(lib+"/")) {
+		if !bytes.HasPrefix(ev.DstBytes, []byte(lib+string(filepath.Separator))) {
 			t.Errorf("dst_bytes = %q, want a path under %q", ev.DstBytes, lib)
 		}
 		if _, err := os.Stat(string(ev.DstBytes)); err != nil {

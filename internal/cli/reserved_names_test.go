@@ -212,9 +212,7 @@ func TestSymlinkedFolderInLibraryIsNotWrittenThrough(t *testing.T) {
 				t.Fatal(err)
 			}
 			link := filepath.Join(lib, "2019")
-			if err := os.Symlink(elsewhere, link); err != nil {
-				t.Fatal(err)
-			}
+			symlink(t, elsewhere, link)
 			photo(t, filepath.Join(src, "IMG_0001.JPG"), "Canon", "EOS")
 			other := fixture.JPEG(fixture.EXIF{When: time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC), Comment: "other"})
 			writeFile(t, filepath.Join(src, "IMG_0002.JPG"), other, 0o644)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/wine"
 )
 
 // The scripts in testdata/script run the real command in a fresh temp dir
@@ -24,9 +26,16 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"mkjpeg": mkjpeg,
-			"mkmov":  mkmov,
-			"mtime":  setMtime,
+			"mkjpeg":    mkjpeg,
+			"mkmov":     mkmov,
+			"mtime":     setMtime,
+			"firstword": firstWord,
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "wine" { // a Wine limitation, not Windows behaviour: docs/platforms.md
+				return wine.Running(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("TZ", "UTC")
@@ -97,6 +106,19 @@ func setMtime(ts *testscript.TestScript, neg bool, args []string) {
 	when, err := time.Parse("2006-01-02T15:04:05", args[1])
 	ts.Check(err)
 	ts.Check(os.Chtimes(ts.MkAbs(args[0]), when, when))
+}
+
+// firstword VAR FILE sets VAR to the first word of FILE's first line (a
+// run id from shoebox log), as a shell would cut it, without a shell.
+func firstWord(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: firstword VAR FILE")
+	}
+	words := strings.Fields(strings.SplitN(ts.ReadFile(args[1]), "\n", 2)[0])
+	if len(words) == 0 {
+		ts.Fatalf("%s: no word on its first line", args[1])
+	}
+	ts.Setenv(args[0], words[0])
 }
 
 // mkdirFor makes the folder of the script-relative file and returns its path.
