@@ -57,6 +57,12 @@ var chaosBackupMoves = []uint64{6, 7}
 // chaosKnown skips modes with a known failure that another change fixes.
 var chaosKnown = map[string]string{}
 
+func init() {
+	if fsxtest.UnderWine() { // a Wine limitation, listed in docs/platforms.md
+		chaosKnown["symlink"] = "--mode symlink: Wine 8 reports a symbolic link made but makes none"
+	}
+}
+
 type chaosMode struct {
 	name string
 	mode string // --mode
@@ -458,7 +464,7 @@ func runKilled(t *testing.T, k chaosKill, args ...string) (out string, killed, o
 		delay = fsxtest.Never
 	}
 	out, code := fsxtest.RunKilled(t, command(nil, args...), delay)
-	killed = code == -1 && !k.never
+	killed = code == killedCode && !k.never
 	return out, killed, code == 0 || killed
 }
 
