@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 )
 
 // Many files with one same trouble: the first few of each kind are
@@ -22,7 +24,7 @@ func TestRepeatedWarningsAndFailuresAreCollapsed(t *testing.T) {
 	if err := os.MkdirAll(lib, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	symlink(t, t.TempDir(), filepath.Join(lib, "2019"))
+	fsxtest.Symlink(t, t.TempDir(), filepath.Join(lib, "2019"))
 	r := shoebox("sort", src, lib)
 	if r.code != ExitIncomplete {
 		t.Fatalf("want exit 3:\n%s", r)

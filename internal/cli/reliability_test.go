@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
@@ -388,7 +389,7 @@ func TestSourceIsDestination(t *testing.T) {
 	lib := filepath.Join(base, "lib")
 	sources := card(t, lib, 2, 1<<10)
 	link := filepath.Join(base, "link")
-	symlink(t, lib, link)
+	fsxtest.Symlink(t, lib, link)
 	for _, args := range [][]string{
 		{lib, lib}, {lib + "/", lib}, {lib, lib + "/."}, {filepath.Join(lib, "..", "lib"), lib}, {link, lib},
 	} {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 )
 
 // photo writes a real JPEG with the given Make and Model, dated 2019-07-04,
@@ -212,7 +213,7 @@ func TestSymlinkedFolderInLibraryIsNotWrittenThrough(t *testing.T) {
 				t.Fatal(err)
 			}
 			link := filepath.Join(lib, "2019")
-			symlink(t, elsewhere, link)
+			fsxtest.Symlink(t, elsewhere, link)
 			photo(t, filepath.Join(src, "IMG_0001.JPG"), "Canon", "EOS")
 			other := fixture.JPEG(fixture.EXIF{When: time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC), Comment: "other"})
 			writeFile(t, filepath.Join(src, "IMG_0002.JPG"), other, 0o644)

@@ -11,7 +11,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/shoebox-photos/shoebox/internal/fixture"
-	"github.com/shoebox-photos/shoebox/internal/wine"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 )
 
 // The scripts in testdata/script run the real command in a fresh temp dir
@@ -33,7 +33,7 @@ func TestScripts(t *testing.T) {
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "wine" { // a Wine limitation, not Windows behaviour: docs/platforms.md
-				return wine.Running(), nil
+				return fsxtest.UnderWine(), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

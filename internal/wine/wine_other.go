@@ -1,6 +1,0 @@
-//go:build !windows
-
-package wine
-
-// Running is false: Wine runs only Windows programs.
-func Running() bool { return false }
