@@ -30,6 +30,7 @@ func TestScripts(t *testing.T) {
 			"mkmov":     mkmov,
 			"mtime":     setMtime,
 			"firstword": firstWord,
+			"writefile": writeFileCmd,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "wine" { // a Wine limitation, not Windows behaviour: docs/platforms.md
@@ -119,6 +120,16 @@ func firstWord(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s: no word on its first line", args[1])
 	}
 	ts.Setenv(args[0], words[0])
+}
+
+// writefile FILE TEXT writes TEXT and a newline to FILE, its folder made:
+// a file whose text holds $WORK (expanded outside single quotes), which
+// a txtar section cannot, without a shell.
+func writeFileCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: writefile FILE TEXT")
+	}
+	ts.Check(os.WriteFile(mkdirFor(ts, args[0]), []byte(args[1]+"\n"), 0o644))
 }
 
 // mkdirFor makes the folder of the script-relative file and returns its path.
