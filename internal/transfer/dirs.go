@@ -58,7 +58,11 @@ func (r *run) makeDirs(dir string, missing []string) error {
 		// A new directory's own entry lives in its parent.
 		r.e.markDirty(filepath.Dir(d))
 		entries[i].State = journal.Done
-		if mkErr != nil && !r.dirExists(d) {
+		if fi, err := r.e.fs.Lstat(d); err == nil && fi.IsDir() {
+			// Its identity: undo removes this folder, not whatever a
+			// link put in its place later leads to.
+			entries[i].Dev, entries[i].Ino = fsx.DevIno(fi)
+		} else if mkErr != nil {
 			entries[i].State, entries[i].Err = journal.Failed, mkErr.Error()
 		}
 		// Losing this record costs nothing recovery cannot redo: the
@@ -69,11 +73,6 @@ func (r *run) makeDirs(dir string, missing []string) error {
 		return fmt.Errorf("create directory: %w", mkErr)
 	}
 	return nil
-}
-
-func (r *run) dirExists(d string) bool {
-	fi, err := r.e.fs.Lstat(d)
-	return err == nil && fi.IsDir()
 }
 
 // missingDirs lists, outermost first, the directories that must be created

@@ -302,6 +302,15 @@ func (rv *reversal) removeDir() error {
 	if !fi.IsDir() {
 		return refuse(dir, "is no longer a folder")
 	}
+	// The folder the run created, proved by its identity where the
+	// journal has it: a link put in place of a folder above it (the
+	// backup folder, a library folder) leads to someone else's folder,
+	// even an empty one of the same name.
+	if done := rv.res.Entry; done.Dev != 0 || done.Ino != 0 {
+		if dev, ino := fsx.DevIno(fi); dev != done.Dev || ino != done.Ino {
+			return refuse(dir, "is not the folder shoebox created (another folder is there now, or it is reached through a link)")
+		}
+	}
 	if rv.e.dryRun {
 		return rv.predictRemoveDir(dir)
 	}
