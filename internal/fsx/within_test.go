@@ -3,7 +3,11 @@ package fsx
 import (
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
+
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 )
 
 // Within by name, through links, for paths still to be made, and never
@@ -15,12 +19,8 @@ func TestWithin(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.Symlink(filepath.Join(root, "card", "sub"), filepath.Join(root, "alias")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(root, filepath.Join(root, "up")); err != nil {
-		t.Fatal(err)
-	}
+	links := makeLinkOrLog(t, filepath.Join(root, "card", "sub"), filepath.Join(root, "alias")) &&
+		makeLinkOrLog(t, root, filepath.Join(root, "up"))
 	j := func(s string) string { return filepath.Join(root, filepath.FromSlash(s)) }
 	for _, c := range []struct {
 		p, root string
@@ -37,8 +37,33 @@ func TestWithin(t *testing.T) {
 		{"lib", "card", false},
 		{"card", "card/sub", false},
 	} {
+		if !links && (strings.HasPrefix(c.p, "alias") || strings.HasPrefix(c.p, "up") || strings.HasPrefix(c.root, "up")) {
+			continue // through a link that could not be made (logged above)
+		}
 		if got := Within(j(c.p), j(c.root)); got != c.want {
 			t.Errorf("Within(%s, %s) = %v, want %v", c.p, c.root, got, c.want)
 		}
 	}
+}
+
+// makeLinkOrLog makes a symbolic link, or on Windows says why it cannot
+// and returns false: Windows refuses without Developer Mode, and Wine 8
+// reports a link made that is not there. Elsewhere a failure fails.
+func makeLinkOrLog(t *testing.T, oldname, newname string) bool {
+	t.Helper()
+	err := os.Symlink(oldname, newname)
+	if err == nil {
+		_, err = os.Lstat(newname)
+	}
+	switch {
+	case err == nil:
+		return true
+	case runtime.GOOS != "windows":
+		t.Fatal(err)
+	case fsxtest.UnderWine():
+		t.Logf("the cases through links are left out: Wine 8 reports a link made that is not there: %v", err)
+	default:
+		t.Logf("the cases through links are left out: no symbolic links (Developer Mode needed): %v", err)
+	}
+	return false
 }

@@ -93,7 +93,7 @@ func (p *places) reaches(r rootInfo, target string) bool {
 	if p.hidden || rel == "" {
 		return true
 	}
-	for _, name := range strings.Split(rel, "/") {
+	for _, name := range strings.Split(rel, string(filepath.Separator)) {
 		if IsClutter(name) {
 			return false
 		}
@@ -138,9 +138,9 @@ func within(base, target string) (string, bool) {
 	if target == base {
 		return "", true
 	}
-	prefix := base
-	if !strings.HasSuffix(prefix, "/") {
-		prefix += "/"
+	prefix := base // the system's separator: a root and its child given on Windows were walked twice
+	if sep := string(filepath.Separator); !strings.HasSuffix(prefix, sep) {
+		prefix += sep
 	}
 	if strings.HasPrefix(target, prefix) {
 		return target[len(prefix):], true
