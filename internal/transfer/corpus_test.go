@@ -9,6 +9,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/digest"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 )
 
 // corpusDir finds the shared sample corpus: $SHOEBOX_CORPUS, else
@@ -51,6 +52,10 @@ func TestCorpusFilesLandIntact(t *testing.T) {
 	lib := t.TempDir()
 	e := New(Options{Verify: true})
 	modes := []Mode{Copy, Reflink, Symlink}
+	if fsxtest.UnderWine() {
+		t.Log("under Wine: no --mode symlink (Wine 8 reports a link made that is not there)")
+		modes = modes[:2]
+	}
 	for i, src := range files {
 		mode := modes[i%len(modes)]
 		dst := filepath.Join(lib, mode.String(), filepath.Base(filepath.Dir(src)), filepath.Base(src))

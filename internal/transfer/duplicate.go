@@ -114,7 +114,7 @@ func (d *dupRemoval) checkTwoEntries() error {
 	if !os.SameFile(d.dupInfo, d.keptInfo) {
 		return nil
 	}
-	oneEntry := nlink(d.keptInfo) < 2
+	oneEntry := nlink(d.kept(), d.keptInfo) < 2
 	if !oneEntry && strings.EqualFold(filepath.Base(d.dup()), filepath.Base(d.kept())) {
 		da, errA := d.e.fs.Stat(filepath.Dir(d.dup()))
 		db, errB := d.e.fs.Stat(filepath.Dir(d.kept()))

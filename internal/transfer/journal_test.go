@@ -18,6 +18,7 @@ func newJournal(t *testing.T) *journal.Writer {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { w.Close() }) // before TempDir's removal: Windows deletes no open file
 	return w
 }
 

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 )
 
 // TestExecutorRefusesShoeboxOwnNames: with its library known, the executor
@@ -60,9 +62,7 @@ func TestExecutorDoesNotWriteThroughLinkedFolders(t *testing.T) {
 				t.Fatal(err)
 			}
 			link := filepath.Join(f.lib, "2019")
-			if err := os.Symlink(elsewhere, link); err != nil {
-				t.Fatal(err)
-			}
+			fsxtest.Symlink(t, elsewhere, link) // or skip where links cannot be made
 			day := "08"
 			if existing {
 				day = "07"

@@ -8,7 +8,7 @@ import (
 )
 
 // nlink is the file's link count.
-func nlink(fi os.FileInfo) uint64 {
+func nlink(_ string, fi os.FileInfo) uint64 {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		return uint64(st.Nlink)
 	}

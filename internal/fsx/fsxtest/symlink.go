@@ -2,6 +2,7 @@ package fsxtest
 
 import (
 	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 )
@@ -24,4 +25,17 @@ func Symlink(t testing.TB, oldname, newname string) {
 	} else if err != nil {
 		t.Fatalf("symlink %s reported made but missing: %v", newname, err)
 	}
+}
+
+// NeedSymlinks skips the test where symbolic links cannot be made (as
+// Symlink says why), probing with a link to a file in a temporary folder:
+// for tests whose links are made by the code under test (--mode symlink).
+func NeedSymlinks(t testing.TB) {
+	t.Helper()
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target")
+	if err := os.WriteFile(target, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	Symlink(t, target, filepath.Join(dir, "link"))
 }
