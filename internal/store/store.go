@@ -115,7 +115,7 @@ func discard(dir string) error {
 	if inUse(dir) {
 		return errInUse
 	}
-	return os.RemoveAll(dir)
+	return removeStore(dir)
 }
 
 // Discarded is the error that made Open delete and recreate this
