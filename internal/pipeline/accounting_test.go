@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
@@ -66,6 +67,9 @@ func TestStopAccountsForEveryPlannedFile(t *testing.T) {
 	ops := map[transfer.Mode]string{transfer.Copy: "create", transfer.Move: "rename", transfer.Hardlink: "link", transfer.Symlink: "symlink"}
 	for _, mode := range []transfer.Mode{transfer.Copy, transfer.Move, transfer.Hardlink, transfer.Symlink} {
 		t.Run("EROFS/"+mode.String(), func(t *testing.T) {
+			if mode == transfer.Symlink {
+				fsxtest.NeedSymlinks(t)
+			}
 			c := newRelCase(t, manyPhotos(300))
 			c.cfg.Mode = mode
 			c.cfg.FS = fsx.NewFaults(fsx.OS).Add(fsx.Rule{Op: ops[mode], After: 60, Err: syscall.EROFS})
@@ -76,6 +80,9 @@ func TestStopAccountsForEveryPlannedFile(t *testing.T) {
 			assertAccounted(t, c.rec, sum, int64(c.cfg.Workers))
 		})
 		t.Run("Ctrl-C/"+mode.String(), func(t *testing.T) {
+			if mode == transfer.Symlink {
+				fsxtest.NeedSymlinks(t)
+			}
 			c := newRelCase(t, manyPhotos(300))
 			c.cfg.Mode = mode
 			ctx, cancel := context.WithCancel(context.Background())

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 )
 
 // A report is published whole, leaves no temp, replaces an earlier report,
@@ -54,9 +56,7 @@ func TestWriteReplacesOnlyAReport(t *testing.T) {
 		t.Fatalf("the photo carrying the marker was changed: %q", b)
 	}
 	link := filepath.Join(dir, "link.html")
-	if err := os.Symlink("r.html", link); err != nil {
-		t.Fatal(err)
-	}
+	fsxtest.Symlink(t, "r.html", link) // or skip where links cannot be made (the cases above ran)
 	if err := writeAtomic(link, page); !errors.Is(err, ErrNotReport) {
 		t.Fatalf("writing over a symlink to a report: %v, want ErrNotReport", err)
 	}

@@ -426,6 +426,10 @@ func TestCorruptStoreGivesError(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := makeStore(t)
 			corrupt(t, dir)
+			// Before TempDir's cleanup: the folder handle pebble leaks on a
+			// refused format keeps Windows from deleting the store until
+			// collected (see removeStore).
+			t.Cleanup(func() { removeStore(dir) })
 			if err := openAndReadAll(dir); err == nil {
 				t.Fatal("a corrupt store opened and read back without an error")
 			} else {

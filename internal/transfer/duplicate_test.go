@@ -105,14 +105,16 @@ func assertSnapshot(t *testing.T, root string, want map[string]string) {
 // TestRemoveDuplicateRefuses: every doubt keeps the duplicate, with a
 // reason naming it, and leaves the kept copy alone.
 func TestRemoveDuplicateRefuses(t *testing.T) {
+	_, missing := os.Lstat(filepath.Join(t.TempDir(), "missing"))
+	notFound := errors.Unwrap(missing).Error() // the system's words: "no such file or directory", "File not found."
 	cases := map[string]struct {
 		meddle func(t *testing.T, c *dupCase)
 		want   string
 	}{
 		"same size, other bytes": {func(t *testing.T, c *dupCase) { rewrite(t, c.dup, "the SAME photo") }, "differs from"},
 		"other size":             {func(t *testing.T, c *dupCase) { rewrite(t, c.dup, "edited photo, longer") }, "bytes"},
-		"kept copy gone":         {func(t *testing.T, c *dupCase) { os.Remove(c.kept) }, "no such file"},
-		"duplicate is a symlink": {func(t *testing.T, c *dupCase) { os.Remove(c.dup); os.Symlink(c.kept, c.dup) }, "not a regular file"},
+		"kept copy gone":         {func(t *testing.T, c *dupCase) { os.Remove(c.kept) }, notFound},
+		"duplicate is a symlink": {func(t *testing.T, c *dupCase) { os.Remove(c.dup); fsxtest.Symlink(t, c.kept, c.dup) }, "not a regular file"},
 		"kept copy is a folder": {func(t *testing.T, c *dupCase) {
 			os.Remove(c.kept)
 			os.Mkdir(c.kept, 0o755)
@@ -151,9 +153,7 @@ func rewrite(t *testing.T, p, content string) {
 func TestRemoveDuplicateNeverRemovesTheKeptCopyThroughAnotherPath(t *testing.T) {
 	c := newDupCase(t)
 	link := filepath.Join(c.src, "lib-link")
-	if err := os.Symlink(filepath.Dir(c.kept), link); err != nil {
-		t.Skipf("no symlinks here: %v", err)
-	}
+	fsxtest.Symlink(t, filepath.Dir(c.kept), link) // or skip where links cannot be made
 	res := New(Options{}).RemoveDuplicate(context.Background(), filepath.Join(link, "IMG_1.JPG"), c.kept, c.lib)
 	if !errors.Is(res.Err, ErrLeftInPlace) {
 		t.Fatalf("err = %v, want a refusal", res.Err)

@@ -213,6 +213,10 @@ func killedJournal(t *testing.T, dest string, entries ...journal.Entry) {
 	if err := w.Sync(); err != nil { // no Close: the run was killed
 		t.Fatal(err)
 	}
+	// A killed run's handle is closed by the system; this one only when
+	// the test is over, before TempDir's cleanup (Windows deletes no open
+	// file).
+	t.Cleanup(func() { w.Close() })
 }
 
 func TestInterruptedCleansTempsAndAdoptsLandedFiles(t *testing.T) {
