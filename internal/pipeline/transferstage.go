@@ -136,8 +136,11 @@ func (r *Run) readGroups(jobs chan<- []opRecord) error {
 
 // Batches: each worker writes the temps of up to batchFiles files (or
 // batchBytes of them) before making them durable together and renaming
-// them into place (see transfer.Staged); it also finishes its batch as soon
-// as no further job is waiting, so a slow reader never holds files back.
+// them into place (see transfer.Staged). While one batch's temps are being
+// made durable, the worker writes the temps of the next: the fsyncs' wait
+// overlaps the next files' writes instead of adding to them. A worker
+// finishes everything it holds as soon as no further job is waiting, so a
+// slow reader never holds files back.
 const (
 	batchFiles = 16
 	batchBytes = 16 << 20
@@ -160,18 +163,22 @@ func (r *Run) transferWorker(ctx context.Context, jobs <-chan []opRecord, result
 		}
 		b.stageGroup(ctx, group)
 		if len(b.staged) >= batchFiles || b.bytes >= batchBytes {
-			b.finish()
+			b.startSync()
 		}
 	}
 	b.finish()
 }
 
-// batch is one worker's staged copies, in the order their groups came.
+// batch is one worker's staged copies, in the order their groups came,
+// and the batch before them whose temps are being made durable.
 type batch struct {
 	r       *Run
 	results chan<- opResult
 	staged  []stagedOp
 	bytes   int64
+
+	syncing []stagedOp    // the previous batch, handed to Sync
+	synced  chan struct{} // closed when its Sync has returned
 }
 
 type stagedOp struct {
@@ -187,7 +194,7 @@ type groupState struct{ failedCompanion string }
 // companion failed is not transferred (and reported failed): it stays with
 // its sidecar, so the same command can move them together. A companion
 // that fails later, when its batch is finished, takes its photo with it
-// there (see finish).
+// there (see publish).
 func (b *batch) stageGroup(ctx context.Context, group []opRecord) {
 	r := b.r
 	g := &groupState{}
@@ -212,9 +219,17 @@ func (b *batch) stageGroup(ctx context.Context, group []opRecord) {
 	}
 }
 
-// finish makes the batch's temps durable at once, then renames each into
-// place in order (or discards a photo whose companion just failed).
+// finish makes every temp the worker holds durable and publishes it.
 func (b *batch) finish() {
+	b.startSync()
+	b.publish()
+}
+
+// startSync publishes the batch already syncing, then hands the staged
+// temps to a Sync of their own and starts a new batch: a worker holds at
+// most one batch being made durable while it writes the next.
+func (b *batch) startSync() {
+	b.publish()
 	if len(b.staged) == 0 {
 		return
 	}
@@ -222,8 +237,24 @@ func (b *batch) finish() {
 	for i, so := range b.staged {
 		all[i] = so.s
 	}
-	b.r.exec.Sync(all)
-	for _, so := range b.staged {
+	synced := make(chan struct{})
+	go func() {
+		defer close(synced)
+		b.r.exec.Sync(all)
+	}()
+	b.syncing, b.synced = b.staged, synced
+	b.staged, b.bytes = nil, 0
+}
+
+// publish waits for the syncing batch's temps to be durable, then renames
+// each into place in order (or discards a photo whose companion just
+// failed). Publish itself refuses a temp whose fsync did not succeed.
+func (b *batch) publish() {
+	if b.synced == nil {
+		return
+	}
+	<-b.synced
+	for _, so := range b.syncing {
 		var res transfer.Result
 		if !so.o.Companion && so.group.failedCompanion != "" {
 			// The executor's error names the mode and both paths.
@@ -233,7 +264,7 @@ func (b *batch) finish() {
 		}
 		b.done(so.o, so.group, res)
 	}
-	b.staged, b.bytes = b.staged[:0], 0
+	b.syncing, b.synced = nil, nil
 }
 
 // done hands one finished op to the collector.
