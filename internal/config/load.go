@@ -14,6 +14,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
@@ -96,12 +97,12 @@ func ReadFile(path string) (s Settings, found bool, err error) {
 		return Settings{}, false, nil
 	}
 	if err != nil {
-		return Settings{}, false, fmt.Errorf("read config %q: %w", path, fsx.Bare(err))
+		return Settings{}, false, fmt.Errorf("read config %s: %w", quote.Path(path), fsx.Bare(err))
 	}
 	defer f.Close()
 	doc, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
 	if err != nil {
-		return Settings{}, false, fmt.Errorf("read config %q: %w", path, fsx.Bare(err))
+		return Settings{}, false, fmt.Errorf("read config %s: %w", quote.Path(path), fsx.Bare(err))
 	}
 	if len(doc) > maxConfigSize {
 		return Settings{}, false, &FileError{Path: path, Msg: fmt.Sprintf("file is over %d bytes; is it really a shoebox config?", maxConfigSize)}

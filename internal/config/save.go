@@ -9,6 +9,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 const libraryHeader = `# shoebox library settings. They win over ~/.config/shoebox/config.toml;
@@ -23,10 +24,10 @@ func SaveLibrary(dest string, s Settings) error {
 	var buf bytes.Buffer
 	buf.WriteString(libraryHeader)
 	if err := toml.NewEncoder(&buf).Encode(s); err != nil {
-		return fmt.Errorf("save config %q: encode: %w", path, err)
+		return fmt.Errorf("save config %s: encode: %w", quote.Path(path), err)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("save config %q: %w", path, err)
+		return fmt.Errorf("save config %s: %w", quote.Path(path), err)
 	}
 	return writeAtomic(path, buf.Bytes())
 }
@@ -37,7 +38,7 @@ func writeAtomic(path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, ".config-*.toml")
 	if err != nil {
-		return fmt.Errorf("save config %q: %w", path, err)
+		return fmt.Errorf("save config %s: %w", quote.Path(path), err)
 	}
 	defer func() {
 		if err != nil {
@@ -46,26 +47,26 @@ func writeAtomic(path string, data []byte) (err error) {
 		}
 	}()
 	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("save config %q: write %q: %w", path, tmp.Name(), err)
+		return fmt.Errorf("save config %s: write %s: %w", quote.Path(path), quote.Path(tmp.Name()), err)
 	}
 	if err = tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("save config %q: %w", path, err)
+		return fmt.Errorf("save config %s: %w", quote.Path(path), err)
 	}
 	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("save config %q: sync: %w", path, err)
+		return fmt.Errorf("save config %s: sync: %w", quote.Path(path), err)
 	}
 	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("save config %q: close: %w", path, err)
+		return fmt.Errorf("save config %s: close: %w", quote.Path(path), err)
 	}
 	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("save config %q: %w", path, err)
+		return fmt.Errorf("save config %s: %w", quote.Path(path), err)
 	}
 	return syncDir(dir)
 }
 
 func syncDir(dir string) error {
 	if err := fsx.SyncDir(dir); err != nil { // the seam's: Windows has no directory fsync
-		return fmt.Errorf("sync directory %q: %w", dir, err)
+		return fmt.Errorf("sync directory %s: %w", quote.Path(dir), err)
 	}
 	return nil
 }

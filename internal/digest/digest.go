@@ -12,6 +12,7 @@ import (
 	"github.com/zeebo/blake3"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // Size is the length of a Sum in bytes.
@@ -112,12 +113,12 @@ func Reader(r io.Reader) (Sum, int64, error) {
 func File(fsys fsx.FS, path string) (Sum, int64, error) {
 	f, err := fsys.Open(path)
 	if err != nil {
-		return Sum{}, 0, fmt.Errorf("hash %q: %w", path, fsx.Bare(err))
+		return Sum{}, 0, fmt.Errorf("hash %s: %w", quote.Path(path), fsx.Bare(err))
 	}
 	defer f.Close()
 	s, n, err := Reader(f)
 	if err != nil {
-		return Sum{}, n, fmt.Errorf("hash %q: %w", path, fsx.Bare(err))
+		return Sum{}, n, fmt.Errorf("hash %s: %w", quote.Path(path), fsx.Bare(err))
 	}
 	return s, n, nil
 }
@@ -127,12 +128,12 @@ func File(fsys fsx.FS, path string) (Sum, int64, error) {
 func Equal(fsys fsx.FS, a, b string) (bool, error) {
 	fa, err := fsys.Open(a)
 	if err != nil {
-		return false, fmt.Errorf("compare %q: %w", a, err)
+		return false, fmt.Errorf("compare %s: %w", quote.Path(a), err)
 	}
 	defer fa.Close()
 	fb, err := fsys.Open(b)
 	if err != nil {
-		return false, fmt.Errorf("compare %q: %w", b, err)
+		return false, fmt.Errorf("compare %s: %w", quote.Path(b), err)
 	}
 	defer fb.Close()
 	if same, known, err := sameSize(fa, fb); err != nil || (known && !same) {
@@ -146,11 +147,11 @@ func Equal(fsys fsx.FS, a, b string) (bool, error) {
 func sameSize(fa, fb fsx.File) (same, known bool, err error) {
 	ia, err := fa.Stat()
 	if err != nil {
-		return false, false, fmt.Errorf("compare %q: %w", fa.Name(), err)
+		return false, false, fmt.Errorf("compare %s: %w", quote.Path(fa.Name()), err)
 	}
 	ib, err := fb.Stat()
 	if err != nil {
-		return false, false, fmt.Errorf("compare %q: %w", fb.Name(), err)
+		return false, false, fmt.Errorf("compare %s: %w", quote.Path(fb.Name()), err)
 	}
 	if !ia.Mode().IsRegular() || !ib.Mode().IsRegular() {
 		return false, false, nil
@@ -186,5 +187,5 @@ func readErr(f fsx.File, err error) error {
 	if err == nil || err == io.EOF || err == io.ErrUnexpectedEOF {
 		return nil
 	}
-	return fmt.Errorf("compare %q: %w", f.Name(), err)
+	return fmt.Errorf("compare %s: %w", quote.Path(f.Name()), err)
 }

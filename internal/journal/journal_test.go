@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 func testHeader(id string) Header {
@@ -344,7 +345,7 @@ func TestChecksumMessage(t *testing.T) {
 	data[bounds[1]+frameHeader+2] ^= 1 // payload of record 2
 	os.WriteFile(path, data, 0o644)
 	_, err := Read(path, nil)
-	want := fmt.Sprintf("journal %q: record 2 at byte %d: checksum mismatch", path, bounds[1])
+	want := fmt.Sprintf("journal %s: record 2 at byte %d: checksum mismatch", quote.Path(path), bounds[1])
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // Ext is the file name extension of journals.
@@ -24,7 +25,7 @@ func List(dir string) ([]Summary, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("list journals in %q: %w", dir, fsx.Bare(err))
+		return nil, fmt.Errorf("list journals in %s: %w", quote.Path(dir), fsx.Bare(err))
 	}
 	var names []string
 	for _, e := range entries {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/record"
 	"hash/crc32"
 	"io"
@@ -42,13 +43,13 @@ func Read(path string, fn func(Entry) error) (Summary, error) {
 	sum := Summary{Path: path}
 	f, err := fsx.OpenRegular(path, false) // a named pipe here must not hang every later run
 	if err != nil {
-		return sum, fmt.Errorf("journal %q: %w", path, fsx.Bare(err))
+		return sum, fmt.Errorf("journal %s: %w", quote.Path(path), fsx.Bare(err))
 	}
 	defer f.Close()
 	r := &frameReader{r: bufio.NewReaderSize(f, 64<<10)}
 	sum.Header, err = readHeader(r)
 	if err != nil {
-		return sum, fmt.Errorf("journal %q: %w", path, fsx.Bare(err))
+		return sum, fmt.Errorf("journal %s: %w", quote.Path(path), fsx.Bare(err))
 	}
 	err = readEntries(r, &sum, fn)
 	var fnErr callbackError
@@ -56,7 +57,7 @@ func Read(path string, fn func(Entry) error) (Summary, error) {
 		return sum, fnErr.err
 	}
 	if err != nil {
-		return sum, fmt.Errorf("journal %q: record %d at byte %d: %w", path, r.record, r.start, err)
+		return sum, fmt.Errorf("journal %s: record %d at byte %d: %w", quote.Path(path), r.record, r.start, err)
 	}
 	return sum, nil
 }

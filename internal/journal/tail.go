@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // closedFrame is the exact last frame of a journal whose writer closed it.
@@ -21,19 +22,19 @@ var closedFrame = appendFrame(nil, []byte{typeClosed})
 func Closed(path string) (bool, error) {
 	f, err := fsx.OpenRegular(path, false) // a named pipe here must not hang every later run
 	if err != nil {
-		return false, fmt.Errorf("journal %q: %w", path, fsx.Bare(err))
+		return false, fmt.Errorf("journal %s: %w", quote.Path(path), fsx.Bare(err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return false, fmt.Errorf("journal %q: %w", path, fsx.Bare(err))
+		return false, fmt.Errorf("journal %s: %w", quote.Path(path), fsx.Bare(err))
 	}
 	if st.Size() < int64(len(closedFrame)) {
 		return false, nil
 	}
 	tail := make([]byte, len(closedFrame))
 	if _, err := f.ReadAt(tail, st.Size()-int64(len(tail))); err != nil {
-		return false, fmt.Errorf("journal %q: %w", path, fsx.Bare(err))
+		return false, fmt.Errorf("journal %s: %w", quote.Path(path), fsx.Bare(err))
 	}
 	return bytes.Equal(tail, closedFrame), nil
 }
@@ -46,7 +47,7 @@ func AllClosed(dir string) (bool, error) {
 		return true, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("list journals in %q: %w", dir, err)
+		return false, fmt.Errorf("list journals in %s: %w", quote.Path(dir), err)
 	}
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), Ext) || !e.Type().IsRegular() {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // Header describes the run a journal belongs to.
@@ -47,23 +48,23 @@ var ErrClosed = errors.New("journal is closed")
 // the file and its directory entry durable before returning.
 func Create(dir string, h Header) (*Writer, error) {
 	if err := checkRunID(h.RunID); err != nil {
-		return nil, fmt.Errorf("create journal in %q: %w", dir, err)
+		return nil, fmt.Errorf("create journal in %s: %w", quote.Path(dir), err)
 	}
 	path := filepath.Join(dir, h.RunID+Ext)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create journal %q: %w", path, err)
+		return nil, fmt.Errorf("create journal %s: %w", quote.Path(path), err)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("create journal %q: %w", path, err)
+		return nil, fmt.Errorf("create journal %s: %w", quote.Path(path), err)
 	}
 	if err := writeHeader(f, h); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("create journal %q: %w", path, err)
+		return nil, fmt.Errorf("create journal %s: %w", quote.Path(path), err)
 	}
 	if err := syncDir(dir); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("create journal %q: %w", path, err)
+		return nil, fmt.Errorf("create journal %s: %w", quote.Path(path), err)
 	}
 	return &Writer{path: path, f: f, buf: bufio.NewWriterSize(f, bufferBytes)}, nil
 }
@@ -98,11 +99,11 @@ func (w *Writer) NextSeq() uint64 { return w.seq.Add(1) }
 // the buffer fills, but durably only after Sync).
 func (w *Writer) Append(e Entry) error {
 	if !e.State.valid() || !e.Action.valid() {
-		return fmt.Errorf("append to journal %q: entry %d has %v, %v", w.path, e.Seq, e.State, e.Action)
+		return fmt.Errorf("append to journal %s: entry %d has %v, %v", quote.Path(w.path), e.Seq, e.State, e.Action)
 	}
 	frame := appendFrame(nil, appendEntry(nil, e))
 	if len(frame) > frameHeader+maxRecord {
-		return fmt.Errorf("append to journal %q: entry %d is %d bytes, over the %d limit", w.path, e.Seq, len(frame), maxRecord)
+		return fmt.Errorf("append to journal %s: entry %d is %d bytes, over the %d limit", quote.Path(w.path), e.Seq, len(frame), maxRecord)
 	}
 	return w.write(frame)
 }
@@ -114,14 +115,14 @@ func (w *Writer) write(frame []byte) error {
 		return err
 	}
 	if _, err := w.buf.Write(frame); err != nil {
-		w.err = fmt.Errorf("append to journal %q: %w", w.path, err)
+		w.err = fmt.Errorf("append to journal %s: %w", quote.Path(w.path), err)
 		return w.err
 	}
 	// Hand each entry to the kernel before the change it announces: a
 	// killed process then loses nothing it journaled (a power cut may still
 	// lose entries written since the last Sync, which batches fdatasync).
 	if err := w.buf.Flush(); err != nil {
-		w.err = fmt.Errorf("append to journal %q: %w", w.path, err)
+		w.err = fmt.Errorf("append to journal %s: %w", quote.Path(w.path), err)
 		return w.err
 	}
 	return nil
@@ -129,7 +130,7 @@ func (w *Writer) write(frame []byte) error {
 
 func (w *Writer) usable() error {
 	if w.closed {
-		return fmt.Errorf("journal %q: %w", w.path, ErrClosed)
+		return fmt.Errorf("journal %s: %w", quote.Path(w.path), ErrClosed)
 	}
 	return w.err
 }
@@ -143,7 +144,7 @@ func (w *Writer) Sync() error {
 	// and whatever flush wrote is covered by this fdatasync.
 	if err := fdatasync(w.f); err != nil {
 		w.mu.Lock()
-		w.err = fmt.Errorf("sync journal %q: %w", w.path, err)
+		w.err = fmt.Errorf("sync journal %s: %w", quote.Path(w.path), err)
 		w.mu.Unlock()
 		return w.err
 	}
@@ -157,7 +158,7 @@ func (w *Writer) flush() error {
 		return err
 	}
 	if err := w.buf.Flush(); err != nil {
-		w.err = fmt.Errorf("write journal %q: %w", w.path, err)
+		w.err = fmt.Errorf("write journal %s: %w", quote.Path(w.path), err)
 		return w.err
 	}
 	return nil
@@ -185,7 +186,7 @@ func (w *Writer) closeFile() error {
 	}
 	w.closed = true
 	if err := w.f.Close(); err != nil {
-		return fmt.Errorf("close journal %q: %w", w.path, err)
+		return fmt.Errorf("close journal %s: %w", quote.Path(w.path), err)
 	}
 	return nil
 }

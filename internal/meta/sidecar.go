@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // maxSidecarBytes caps what SidecarDate reads: a Takeout JSON or an XMP
@@ -43,13 +44,13 @@ func SidecarDate(path string, size int64, loc *time.Location) (Date, bool, error
 func readSidecar(path string, size int64) ([]byte, error) {
 	f, err := fsx.OpenRandom(path, true)
 	if err != nil {
-		return nil, fmt.Errorf("read sidecar %q: %w", path, fsx.Bare(err))
+		return nil, fmt.Errorf("read sidecar %s: %w", quote.Path(path), fsx.Bare(err))
 	}
 	defer f.Close()
 	buf := make([]byte, min(max(size, 0), maxSidecarBytes))
 	n, err := io.ReadFull(f, buf)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return nil, fmt.Errorf("read sidecar %q: %w", path, fsx.Bare(err))
+		return nil, fmt.Errorf("read sidecar %s: %w", quote.Path(path), fsx.Bare(err))
 	}
 	return buf[:n], nil
 }
@@ -64,7 +65,7 @@ func sidecarBytes(name string, data []byte, truncated bool, loc *time.Location) 
 	switch {
 	case len(t) > 0 && t[0] == '{':
 		if truncated {
-			return Date{}, false, fmt.Errorf("read sidecar %q: over %d bytes, too large for a Takeout JSON sidecar", name, maxSidecarBytes)
+			return Date{}, false, fmt.Errorf("read sidecar %s: over %d bytes, too large for a Takeout JSON sidecar", quote.Path(name), maxSidecarBytes)
 		}
 		return takeoutDate(name, t, loc)
 	case len(t) > 0 && t[0] == '<':
@@ -101,7 +102,7 @@ type takeoutJSON struct {
 func takeoutDate(name string, data []byte, loc *time.Location) (Date, bool, error) {
 	var doc takeoutJSON
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return Date{}, false, fmt.Errorf("read sidecar %q: not valid JSON: %w", name, err)
+		return Date{}, false, fmt.Errorf("read sidecar %s: not valid JSON: %w", quote.Path(name), err)
 	}
 	if doc.PhotoTakenTime == nil {
 		return Date{}, false, nil

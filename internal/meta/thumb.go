@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // Cameras and phones embed ready-made JPEG previews in their files; the
@@ -83,7 +84,7 @@ func Thumbnail(path string) ([]byte, error) {
 func thumbnailOf(path string) ([]byte, error) {
 	f, err := fsx.OpenRandom(path, true)
 	if err != nil {
-		return nil, fmt.Errorf("open %q for its thumbnail: %w", path, fsx.Bare(err))
+		return nil, fmt.Errorf("open %s for its thumbnail: %w", quote.Path(path), fsx.Bare(err))
 	}
 	defer f.Close()
 	// One read covers the header and the first IFDs or boxes of most files.

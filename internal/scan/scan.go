@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // File is one regular file found under a source root.
@@ -50,7 +51,7 @@ type Problem struct {
 // Error names the path and, for errors the user can act on (permissions,
 // I/O errors), adds what to check. A missing path needs no hint.
 func (p Problem) Error() string {
-	msg := fmt.Sprintf("%s %q: %v", p.Op, p.Path, p.Err)
+	msg := fmt.Sprintf("%s %s: %v", p.Op, quote.Path(p.Path), p.Err)
 	// The path goes with the cause, so the hint can say file or folder.
 	if h := fsx.Hint(&fs.PathError{Op: p.Op, Path: p.Path, Err: p.Err}); h != "" && !errors.Is(p.Err, fs.ErrNotExist) {
 		msg += " (" + h + ")"

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 func TestWalkEmitsFilesWithMetadata(t *testing.T) {
@@ -225,7 +227,7 @@ func TestWalkMissingRoot(t *testing.T) {
 		t.Errorf("problem %v does not wrap fs.ErrNotExist", r.problems[0])
 	}
 	_, notFound := os.Lstat(missing) // the system's own words: "File not found." on Windows
-	want := fmt.Sprintf("root %q: %v", missing, errors.Unwrap(notFound))
+	want := fmt.Sprintf("root %s: %v", quote.Path(missing), errors.Unwrap(notFound))
 	if r.problems[0].Error() != want {
 		t.Errorf("Error() = %q, want %q", r.problems[0].Error(), want)
 	}

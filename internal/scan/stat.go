@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"time"
+
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // StatFile stats one file as the walk does (links followed), for a file
@@ -18,7 +20,7 @@ func StatFile(path string) (File, error) {
 		return File{}, err
 	}
 	if !st.mode.IsRegular() {
-		return File{}, fmt.Errorf("%q is not a regular file", path)
+		return File{}, fmt.Errorf("%s is not a regular file", quote.Path(path))
 	}
 	return st.file(path, ""), nil
 }
