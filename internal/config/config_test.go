@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -87,6 +88,10 @@ func TestUserPathFallsBackToHome(t *testing.T) {
 	}
 }
 
+// backupDir is an absolute path on this system (a drive letter on
+// Windows), written in TOML as a literal string (no escapes).
+var backupDir = map[bool]string{false: "/media/backup/Photos", true: `D:\Backup\Photos`}[runtime.GOOS == "windows"]
+
 func TestAllKeys(t *testing.T) {
 	homes(t)
 	dest := t.TempDir()
@@ -101,14 +106,14 @@ no_mtime = true
 verify = true
 follow_links = true
 hidden = false
-backup = "/media/backup/Photos"
+backup = '`+backupDir+`'
 `)
 	s, _, err := Load(dest)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := "template={year}/{name}{ext} mode=hardlink workers=8 dedup=true unknown_dir=undated " +
-		"video_tz=+02:00 tz=Asia/Kolkata no_mtime=true verify=true follow_links=true hidden=false backup=/media/backup/Photos"
+		"video_tz=+02:00 tz=Asia/Kolkata no_mtime=true verify=true follow_links=true hidden=false backup=" + backupDir
 	if s.String() != want {
 		t.Errorf("got  %s\nwant %s", s, want)
 	}
@@ -288,7 +293,7 @@ func TestBackupKeyIsTheLibrarys(t *testing.T) {
 		t.Errorf("relative backup: %v", err)
 	}
 	writeFile(t, LibraryPath(dest), "")
-	writeFile(t, user, "workers = 2\nbackup = \"/media/backup/Photos\"\n")
+	writeFile(t, user, "workers = 2\nbackup = '"+backupDir+"'\n")
 	_, _, err = Load(dest)
 	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), user+":2: backup is a library's setting") {
 		t.Errorf("backup in the user's config: %v", err)
