@@ -29,6 +29,26 @@ func requireRealFolder(dir string) error {
 	return nil
 }
 
+// requireStoreFolder refuses a store folder that is there but is not a
+// real folder: through a symbolic link pebble would write its files in
+// the user's folder at the other end, and delete there, as obsolete, any
+// file whose name looks like one of its own (000002.log, 000007.sst).
+// Nothing there is touched; a folder that is not there yet is made.
+func requireStoreFolder(dir string) error {
+	fi, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("store folder %q: %w", dir, err)
+	case fi.Mode()&(os.ModeSymlink|os.ModeIrregular) != 0:
+		return fmt.Errorf("store folder %q is a symbolic link or junction: %w; shoebox keeps its stores only in real folders, so that they can never write or remove files elsewhere (remove the link)", dir, ErrNotOurs)
+	case !fi.IsDir():
+		return fmt.Errorf("store folder %q is not a folder: %w; move that file away", dir, ErrNotOurs)
+	}
+	return nil
+}
+
 // maxLockBytes is more than a pid and a newline ever take: a bigger file
 // at the lock's name is someone's data, never truncated.
 const maxLockBytes = 64

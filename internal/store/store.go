@@ -83,6 +83,9 @@ func (s *Store) recoverFatal(err *error) {
 // opened is removed and created anew; any other store's open error is
 // returned.
 func Open(dir string, opt Options) (*Store, error) {
+	if err := requireStoreFolder(dir); err != nil {
+		return nil, err
+	}
 	if opt.Scratch {
 		// Whatever a killed run left behind, even a torn MANIFEST, is
 		// data no one will read: remove it rather than try to open it.
