@@ -340,8 +340,17 @@ var errStopScan = errors.New("stop scan")
 // libraryFile stats an index entry's file: ok while it is a regular file
 // of the recorded size. Otherwise the entry is dropped (the file was
 // removed or changed by hand; a folder listing or walk adds it anew).
+//
+// An entry inside this run's state or inside one of its sources (a
+// library folder sorted anew, e.g. to a new layout) is no library file in
+// this run: a source would otherwise be its own twin, "already in
+// library". It is kept in the index for the runs after.
 func (r *Run) libraryFile(rel string, size int64, sum []byte) (fs.FileInfo, bool) {
-	info, err := os.Lstat(filepath.Join(r.dest, filepath.FromSlash(rel)))
+	path := filepath.Join(r.dest, filepath.FromSlash(rel))
+	if r.isStateDir(path) {
+		return nil, false
+	}
+	info, err := os.Lstat(path)
 	if err == nil && info.Mode().IsRegular() && info.Size() == size {
 		return info, true
 	}
