@@ -86,9 +86,9 @@ func cmdLog(env Env, args []string) error {
 func checkDestination(path string) error {
 	st, err := os.Stat(path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist) && !fileAbove(path):
 		return nil
-	case errors.Is(err, syscall.ENOTDIR):
+	case errors.Is(err, syscall.ENOTDIR) || errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("destination %s: a file stands where a folder on this path should be; give a folder for the library", quote.Path(path))
 	case err != nil:
 		return fmt.Errorf("destination %s: %w", quote.Path(path), fsx.Bare(err))
@@ -102,9 +102,9 @@ func checkDestination(path string) error {
 func requireFolder(cmd, path string) error {
 	st, err := os.Stat(path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist) && !fileAbove(path):
 		return fmt.Errorf("%s %s: no such folder", cmd, quote.Path(path))
-	case errors.Is(err, syscall.ENOTDIR):
+	case errors.Is(err, syscall.ENOTDIR) || errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%s %s: a file stands where a folder on this path should be; give the library's folder", cmd, quote.Path(path))
 	case err != nil:
 		return fmt.Errorf("%s %s: %w", cmd, quote.Path(path), fsx.Bare(err))
@@ -112,6 +112,20 @@ func requireFolder(cmd, path string) error {
 		return fmt.Errorf("%s %s: this is a file; give the library's folder", cmd, quote.Path(path))
 	}
 	return nil
+}
+
+// fileAbove reports whether the nearest existing folder above a missing
+// path is a file: Linux says ENOTDIR for "photo.jpg/lib", Windows says
+// only that the path is not found.
+func fileAbove(path string) bool {
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		if st, err := os.Stat(dir); err == nil {
+			return !st.IsDir()
+		}
+		if filepath.Dir(dir) == dir {
+			return false
+		}
+	}
 }
 
 func logLine(r journal.Summary) string {
