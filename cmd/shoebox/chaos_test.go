@@ -149,6 +149,13 @@ func chaosSeeds(t *testing.T) []uint64 {
 		}
 		return []uint64{seed}
 	}
+	if underWineQuick() {
+		// A copy with --backup crashed after a rename (a regression seed)
+		// and a move killed after a delay: one seed takes one to two
+		// minutes under Wine; SHOEBOX_WINE_FULL=1 runs them all.
+		t.Logf("under Wine: seeds %d and 1 only (SHOEBOX_WINE_FULL=1 runs all)", chaosRegressions[0])
+		return []uint64{chaosRegressions[0], 1}
+	}
 	n, start := chaosShortRuns, uint64(0)
 	if s := os.Getenv(envChaosIterations); s != "" {
 		v, err := strconv.Atoi(s)
