@@ -39,6 +39,7 @@ func (r *Run) findDuplicates(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	defer r.closeIndexCursor()
 	files, bytes, err := r.sharedSizeTotals(ctx, indexed)
 	if err != nil {
 		return fmt.Errorf("find duplicates: %w", err)
@@ -198,7 +199,7 @@ func (r *Run) libraryOfSize(size int64, indexed bool) (toHash int64, any bool, e
 		return toHash, any, err
 	}
 	prefix := sizeKey(keyLibBySize, size, nil)
-	err = r.index.st.Scan(prefix, func(k, _ []byte) error {
+	err = r.scanIndex(prefix, func(k []byte) error {
 		any = true
 		if len(k) <= len(prefix) || k[len(prefix)] != 0 {
 			return errStopScan // the known hashes follow the unknown ones

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -315,7 +316,7 @@ func (r *Run) queueIndexedOfSize(size int64, pool *hashPool) (bool, error) {
 	prefix := sizeKey(keyLibBySize, size, nil)
 	any := false
 	unknown := append(append([]byte(nil), prefix...), 0)
-	err := r.index.st.Scan(prefix, func(k, _ []byte) error {
+	err := r.scanIndex(prefix, func(k []byte) error {
 		any = true
 		if len(k) < len(unknown) || k[len(prefix)] != 0 {
 			return errStopScan // the known hashes follow the unknown ones
@@ -392,7 +393,7 @@ func (r *Run) addIndexedTwins(ctx context.Context) error {
 func (r *Run) twinsOf(size int64, sum []byte, w opWriter) error {
 	prefix := libSizeKey(size, sum, "")
 	var rels []string
-	err := r.index.st.Scan(prefix, func(k, _ []byte) error {
+	err := r.scanIndex(prefix, func(k []byte) error {
 		rels = append(rels, string(k[len(prefix):]))
 		return nil
 	})
@@ -448,4 +449,37 @@ func (r *Run) noteSum(rel string, size int64, sum digest.Sum) {
 	if err := firstErr(r.index.drop(rel, size, nil), r.index.note(rel, size, sum[:])); err != nil {
 		r.emit(Event{Type: "warning", Stage: "plan", Reason: fmt.Sprintf("library index: %v", err)})
 	}
+}
+
+// scanIndex calls fn for each by-size key of the library index under
+// prefix. Dedup asks for sizes and contents in ascending order, so one
+// cursor serves the whole pass, each seek continuing from the last,
+// instead of a new iterator (and its index blocks read again) per size.
+// The cursor sees the index as it was when dedup began: entries added or
+// re-filed since are already members of this run's contents.
+func (r *Run) scanIndex(prefix []byte, fn func(k []byte) error) error {
+	if r.indexCur == nil {
+		c, err := r.index.st.Cursor(keyLibBySize)
+		if err != nil {
+			return err
+		}
+		r.indexCur = c
+	}
+	c := r.indexCur
+	for ok := c.SeekGE(prefix); ok && bytes.HasPrefix(c.Key(), prefix); ok = c.Next() {
+		if err := fn(c.Key()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// closeIndexCursor releases scanIndex's cursor.
+func (r *Run) closeIndexCursor() error {
+	if r.indexCur == nil {
+		return nil
+	}
+	err := r.indexCur.Close()
+	r.indexCur = nil
+	return err
 }

@@ -113,6 +113,7 @@ type Run struct {
 	sourceSums     bool                // dedup kept some source's hash (keySum) for the library index
 	renumbering    map[string]bool     // source root → its filesystem numbers inodes afresh (recall.go)
 	damagedWarned  bool                // a damaged history record was reported
+	indexCur       *store.Cursor       // dedup's cursor over the library index (scanIndex)
 
 	now           time.Time // when the run started: "recent" modification times are judged from it
 	lastProgress  time.Time

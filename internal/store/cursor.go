@@ -29,6 +29,9 @@ func (s *Store) Cursor(prefix []byte) (*Cursor, error) {
 // cursor stands.
 func (c *Cursor) SeekGE(key []byte) bool { return c.it.SeekGE(key) }
 
+// Next moves to the next key and reports whether there is one.
+func (c *Cursor) Next() bool { return c.it.Next() }
+
 // Key and Value are valid until the next move.
 func (c *Cursor) Key() []byte { return c.it.Key() }
 
