@@ -230,7 +230,7 @@ func (r *Run) hashLibraryOfSize(size int64, pool *hashPool) (bool, error) {
 	err := r.st.Scan(prefix, func(k, v []byte) error {
 		any = true
 		d := newDec(v)
-		mod := d.t()
+		d.t() // the mtime the walk saw; the hash cache checks the file's stamp itself
 		var read string
 		if d.Len() > 0 {
 			read = d.s() // a file the import history recognised (recall.go)
@@ -238,7 +238,7 @@ func (r *Run) hashLibraryOfSize(size int64, pool *hashPool) (bool, error) {
 		if d.Err() != nil {
 			return d.Err()
 		}
-		m := member{copy: plan.Copy{Path: string(k[len(prefix):]), InLibrary: true}, mod: timeNanos(mod), read: read}
+		m := member{copy: plan.Copy{Path: string(k[len(prefix):]), InLibrary: true}, read: read}
 		return pool.add(m, size)
 	})
 	return any, err
@@ -463,7 +463,6 @@ func (r *Run) libraryExcludes() []string {
 type member struct {
 	seq  uint64 // 0 for library files
 	copy plan.Copy
-	mod  int64  // library files: the mtime their cached hash is valid for
 	read string // library files known through a link (symlink mode): the file to hash
 	rel  string // library files from the library index whose hash it does not know yet
 }
@@ -484,7 +483,11 @@ func (r *Run) sumOf(m member, size int64) (digest.Sum, error) {
 		sum, _, err := digest.File(r.cfg.FS, m.copy.Path)
 		return sum, err
 	}
-	sum, _, err := r.index.sum(r.cfg.FS, m.copy.Path, size, m.mod, !r.cfg.Checksum)
+	f, err := scan.StatFile(m.copy.Path) // the stamp the cached sum must match
+	if err != nil {
+		return digest.Sum{}, err
+	}
+	sum, _, err := r.index.sum(r.cfg.FS, f, !r.cfg.Checksum)
 	return sum, err
 }
 

@@ -54,7 +54,7 @@ func Index(ctx context.Context, dest string, workers int, events func(Event)) (I
 	hashes := newHashIndex(idx)
 	sumOf := func(f scan.File, _ string) ([]byte, error) {
 		st.Files++
-		sum, fresh, err := hashes.sum(fsx.OS, f.Path, f.Size, timeNanos(f.ModTime), true)
+		sum, fresh, err := hashes.sum(fsx.OS, f, true)
 		switch {
 		case err != nil:
 			st.Failed++

@@ -120,7 +120,7 @@ func (r *Run) useLibraryIndex(ctx context.Context) (bool, error) {
 	}
 	r.begin("plan", "listing the library's files to compare with", 0, 0)
 	return true, r.rebuildLibraryIndex(ctx, r.dest, r.libraryExcludes(), r.scanProblem("index"), func(f scan.File, rel string) ([]byte, error) {
-		return r.index.cached(f.Path, f.Size, timeNanos(f.ModTime)), nil
+		return r.index.cached(f), nil
 	})
 }
 
@@ -176,19 +176,14 @@ func (h *hashIndex) markWhole() error {
 	return err
 }
 
-// cached is path's hash from the hash cache while size and mtime match it;
-// nil otherwise. Nothing is read.
-func (h *hashIndex) cached(path string, size, mod int64) []byte {
-	v, ok, err := h.st.Get(append([]byte("h/"), path...))
-	if err != nil || !ok {
+// cached is f's hash from the hash cache while f's stamp matches it; nil
+// otherwise. Nothing is read.
+func (h *hashIndex) cached(f scan.File) []byte {
+	sum, ok := h.lookup(f.Path, stampOf(f))
+	if !ok {
 		return nil
 	}
-	d := newDec(v)
-	sz, md, raw := d.i(), d.i(), d.s()
-	if d.Err() != nil || sz != size || md != mod || len(raw) != digest.Size {
-		return nil
-	}
-	return []byte(raw)
+	return sum[:]
 }
 
 var keyLanding = []byte("D/") // D/<dir> → "": a destination folder this run may land files in
@@ -322,12 +317,11 @@ func (r *Run) queueIndexedOfSize(size int64, pool *hashPool) (bool, error) {
 			return errStopScan // the known hashes follow the unknown ones
 		}
 		rel := string(k[len(unknown):])
-		info, ok := r.libraryFile(rel, size, nil)
+		ok := r.libraryFile(rel, size, nil)
 		if !ok {
 			return nil
 		}
-		m := member{copy: plan.Copy{Path: filepath.Join(r.dest, filepath.FromSlash(rel)), InLibrary: true},
-			mod: info.ModTime().UnixNano(), rel: rel}
+		m := member{copy: plan.Copy{Path: filepath.Join(r.dest, filepath.FromSlash(rel)), InLibrary: true}, rel: rel}
 		return pool.add(m, size)
 	})
 	if errors.Is(err, errStopScan) {
@@ -346,21 +340,21 @@ var errStopScan = errors.New("stop scan")
 // library folder sorted anew, e.g. to a new layout) is no library file in
 // this run: a source would otherwise be its own twin, "already in
 // library". It is kept in the index for the runs after.
-func (r *Run) libraryFile(rel string, size int64, sum []byte) (fs.FileInfo, bool) {
+func (r *Run) libraryFile(rel string, size int64, sum []byte) bool {
 	path := filepath.Join(r.dest, filepath.FromSlash(rel))
 	if r.isStateDir(path) {
-		return nil, false
+		return false
 	}
 	info, err := os.Lstat(path)
 	if err == nil && info.Mode().IsRegular() && info.Size() == size {
-		return info, true
+		return true
 	}
 	if err == nil || errors.Is(err, fs.ErrNotExist) {
 		if derr := r.index.drop(rel, size, sum); derr != nil {
 			r.emit(Event{Type: "warning", Stage: "plan", Reason: fmt.Sprintf("library index: %v", derr)})
 		}
 	}
-	return nil, false
+	return false
 }
 
 // addIndexedTwins adds, for every content some source has, the library
@@ -401,11 +395,11 @@ func (r *Run) twinsOf(size int64, sum []byte, w opWriter) error {
 		if err != nil {
 			break
 		}
-		info, ok := r.libraryFile(rel, size, sum)
+		ok := r.libraryFile(rel, size, sum)
 		if !ok {
 			continue
 		}
-		m := member{copy: plan.Copy{Path: filepath.Join(r.dest, filepath.FromSlash(rel)), InLibrary: true}, mod: info.ModTime().UnixNano()}
+		m := member{copy: plan.Copy{Path: filepath.Join(r.dest, filepath.FromSlash(rel)), InLibrary: true}}
 		got, err2 := r.sumOf(m, size)
 		switch {
 		case err2 != nil:
