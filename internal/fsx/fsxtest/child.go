@@ -35,7 +35,7 @@ func ExitAtCrashPoint(fsys crashPoints, spec string) error {
 	var seen atomic.Int64
 	fsys.OnCrashPoint(func(p string) {
 		if p == point && seen.Add(1) == nth {
-			os.Exit(CrashExitCode)
+			crash(CrashExitCode)
 		}
 	})
 	return nil
