@@ -299,30 +299,13 @@ const fallbackBackupMove = "moved with a backup: copied to the library and the b
 // the library in the same pass, and a rename would make no copy to verify.
 func (r *run) moveWithBackup() error {
 	r.res.Fallback = fallbackBackupMove
-	src, info, err := r.openSource()
+	info, err := r.stageCopies(false)
 	if err != nil {
-		return err
-	}
-	defer src.Close()
-	if err := r.prepareDst(); err != nil {
-		return err
-	}
-	if err := r.prepareBackup(); err != nil {
 		return err
 	}
 	if r.e.dryRun {
-		r.predictCopy()
-		r.predictBackup()
 		r.record("remove %s", r.op.Src)
 		return nil
-	}
-	if r.bak.kept {
-		err = r.writeTemp(src, info, false)
-	} else {
-		err = r.writeTemps(src, info, false)
-	}
-	if err != nil {
-		return err
 	}
 	if err := r.syncTemp(); err != nil {
 		return err

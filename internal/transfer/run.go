@@ -108,26 +108,36 @@ func (r *run) tmpName() string { return tempPrefix(r.op.Dst) + "<tmp>" }
 // durable: the Staged that Stage returns finishes it (Sync, then Publish),
 // alone or in a batch.
 func (r *run) copy(reflink bool) error {
+	_, err := r.stageCopies(reflink)
+	return err
+}
+
+// stageCopies opens the source and writes the library's temp from it, and
+// the backup's temp from the same read when a backup copy is to be made;
+// a dry run records those steps instead. A copy and a move with a backup
+// both begin here, so they open, prepare and predict alike. The source's
+// stat is returned for the checks that follow (a move's removal).
+func (r *run) stageCopies(reflink bool) (os.FileInfo, error) {
 	src, info, err := r.openSource()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer src.Close()
 	if err := r.prepareDst(); err != nil {
-		return err
+		return nil, err
 	}
 	if err := r.prepareBackup(); err != nil {
-		return err
+		return nil, err
 	}
 	if r.e.dryRun {
 		r.predictCopy()
 		r.predictBackup()
-		return nil
+		return info, nil
 	}
 	if r.bak != nil && !r.bak.kept {
-		return r.writeTemps(src, info, reflink)
+		return info, r.writeTemps(src, info, reflink)
 	}
-	return r.writeTemp(src, info, reflink)
+	return info, r.writeTemp(src, info, reflink)
 }
 
 // finishCopy renames a durable temp into place and records it done.
