@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -87,16 +88,20 @@ func TestStopAccountsForEveryPlannedFile(t *testing.T) {
 			c.cfg.Mode = mode
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
+			// Stopped from inside the transfer, at its 20th crash point
+			// (a few files in, in every mode: links reach one per new folder): each later file is
+			// then not attempted, whatever the scheduling. (Cancelling on
+			// the 60th landing announced could come after the workers had
+			// staged all 300, leaving nothing to count.)
 			var once sync.Once
-			n := 0
-			c.cfg.Events = func(ev Event) {
-				c.rec.add(ev)
-				if ev.Outcome == OutTransferred {
-					if n++; n == 60 {
-						once.Do(cancel)
-					}
+			var points atomic.Int64
+			faults := fsx.NewFaults(fsx.OS)
+			faults.OnCrashPoint(func(string) {
+				if points.Add(1) == 20 {
+					once.Do(cancel)
 				}
-			}
+			})
+			c.cfg.FS = faults
 			run, err := Open(c.cfg)
 			if err != nil {
 				t.Fatal(err)

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"testing"
+
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 // stageOf is the "stage" event of one stage.
@@ -176,12 +179,19 @@ func TestStoppedTransferCountsWhatItDid(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	c.cfg.Workers = 1
-	c.cfg.Events = func(ev Event) {
-		c.rec.add(ev)
-		if ev.Type == "op" && ev.Outcome == OutTransferred {
-			cancel() // after the first file lands
+	// Stopped while the first file's temp is written, inside the worker:
+	// that file is finished (a file once started is), every later one is
+	// not attempted. (Cancelling from the event of the first landing left
+	// nothing when the worker had staged all 40 before the collector
+	// announced the first: flaky under load.)
+	faults := fsx.NewFaults(fsx.OS)
+	var once sync.Once
+	faults.OnCrashPoint(func(point string) {
+		if point == fsx.AfterTempWrite {
+			once.Do(cancel)
 		}
-	}
+	})
+	c.cfg.FS = faults
 	run, err := Open(c.cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +204,7 @@ func TestStoppedTransferCountsWhatItDid(t *testing.T) {
 		t.Fatalf("run error = %v, want canceled", runErr)
 	}
 	sum := run.Summary()
-	if sum.NotAttempted == 0 || sum.Transferred+sum.Failed+sum.NotAttempted != sum.Planned {
+	if sum.Transferred != 1 || sum.NotAttempted == 0 || sum.Transferred+sum.Failed+sum.NotAttempted != sum.Planned {
 		t.Fatalf("summary does not add up or nothing was left: %+v", sum)
 	}
 	tr := stageOf(t, c.rec, "transfer")
