@@ -139,7 +139,17 @@ func (s State) String() string {
 }
 
 // Check stats the entry's library copy in lib (one stat, no read).
-func (e Entry) Check(lib string) State {
+func (e Entry) Check(lib string) State { return e.check(lib, false) }
+
+// CheckByPlace is Check for a library on a filesystem that numbers inodes
+// afresh (a FUSE mount such as sshfs, FAT, SMB: see SameFileByPlace). The
+// copy's device and inode prove nothing there once the kernel has
+// forgotten them, so the file at the recorded path with the size, mtime
+// and change time it had once it landed is the copy shoebox left; any
+// other change time is Unsure, as in Check.
+func (e Entry) CheckByPlace(lib string) State { return e.check(lib, true) }
+
+func (e Entry) check(lib string, byPlace bool) State {
 	p := filepath.Join(lib, filepath.FromSlash(e.Path))
 	stat := os.Lstat
 	if e.Link {
@@ -160,7 +170,11 @@ func (e Entry) Check(lib string) State {
 	// Where the platform gives no identity both sides are zero and size
 	// and mtime decide; an entry of version 1 (zero) on a platform that
 	// gives one is Unsure.
-	if dev, ino, ctime := Identity(info); dev != e.LibDev || ino != e.LibIno || ctime != e.LibCTime {
+	dev, ino, ctime := Identity(info)
+	if byPlace {
+		dev, ino = e.LibDev, e.LibIno
+	}
+	if dev != e.LibDev || ino != e.LibIno || ctime != e.LibCTime {
 		return Unsure
 	}
 	return Intact

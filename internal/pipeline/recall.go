@@ -165,7 +165,11 @@ func (r *Run) recognise(m *importlog.Matcher, f scan.File, seq uint64) (fileInfo
 			return fileInfo{}, false, err
 		}
 	}
-	state := ent.Check(r.dest)
+	check := ent.Check
+	if r.renumbers(r.dest) {
+		check = ent.CheckByPlace // a library on sshfs: its copies are renumbered too
+	}
+	state := check(r.dest)
 	switch {
 	case state == importlog.Unsure: // its content decides, as without a history
 		return fileInfo{}, false, nil
@@ -192,8 +196,9 @@ func (r *Run) warnDamagedRecord(f scan.File, err error) {
 		"the import history's record of %q could not be read (%v): that file is compared by content and recorded again", f.Path, err)})
 }
 
-// renumbers reports whether the source root's filesystem numbers inodes
-// afresh (storage.RenumbersInodes), probed once per root.
+// renumbers reports whether the filesystem of root (a source root, or the
+// library) numbers inodes afresh (storage.RenumbersInodes), probed once
+// per root.
 func (r *Run) renumbers(root string) bool {
 	if v, ok := r.renumbering[root]; ok {
 		return v
@@ -206,7 +211,7 @@ func (r *Run) renumbers(root string) bool {
 	return v
 }
 
-// renumbersInodes probes a source root's filesystem; tests replace it to
+// renumbersInodes probes a folder's filesystem; tests replace it to
 // run the place rule on the filesystem they have.
 var renumbersInodes = func(root string) bool {
 	in, err := storage.Probe(root)
