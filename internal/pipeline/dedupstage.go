@@ -9,6 +9,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/digest"
 	"github.com/shoebox-photos/shoebox/internal/plan"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/scan"
 	"github.com/shoebox-photos/shoebox/internal/store"
 )
@@ -435,7 +436,7 @@ func (r *Run) indexLibrary(ctx context.Context) error {
 		err = ferr
 	}
 	if err != nil {
-		return fmt.Errorf("index library %q: %w", r.dest, err)
+		return fmt.Errorf("index library %s: %w", quote.Path(r.dest), err)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/shoebox-photos/shoebox/internal/plan"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
@@ -62,7 +63,7 @@ func (r *Run) noteLanded(o opRecord) {
 	}
 	if err != nil {
 		r.emit(Event{Type: "warning", Stage: "transfer", Src: o.Src,
-			Reason: fmt.Sprintf("could not note where %q landed (%v): its duplicates stay in place", o.Src, err)})
+			Reason: fmt.Sprintf("could not note where %s landed (%v): its duplicates stay in place", quote.Path(o.Src), err)})
 	}
 }
 

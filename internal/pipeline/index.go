@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/scan"
 	"github.com/shoebox-photos/shoebox/internal/store"
 )
@@ -25,18 +26,18 @@ func Index(ctx context.Context, dest string, workers int, events func(Event)) (I
 	var st IndexStats
 	dest, err := filepath.Abs(dest)
 	if err != nil {
-		return st, fmt.Errorf("index %q: %w", dest, err)
+		return st, fmt.Errorf("index %s: %w", quote.Path(dest), err)
 	}
 	if info, err := os.Stat(dest); err != nil || !info.IsDir() {
-		return st, fmt.Errorf("index %q: not a folder", dest)
+		return st, fmt.Errorf("index %s: not a folder", quote.Path(dest))
 	}
 	state := StateDir(dest)
 	if err := os.MkdirAll(state, 0o755); err != nil {
-		return st, fmt.Errorf("index: create %q: %w", state, err)
+		return st, fmt.Errorf("index: create %s: %w", quote.Path(state), err)
 	}
 	unlock, err := store.Lock(state)
 	if err != nil {
-		return st, fmt.Errorf("library %q is busy: %w", dest, err)
+		return st, fmt.Errorf("library %s is busy: %w", quote.Path(dest), err)
 	}
 	defer unlock()
 	note := func(ev Event) {
@@ -58,7 +59,7 @@ func Index(ctx context.Context, dest string, workers int, events func(Event)) (I
 		switch {
 		case err != nil:
 			st.Failed++
-			note(Event{Type: "problem", Stage: "index", Src: f.Path, Reason: fmt.Sprintf("hash %q: %v", f.Path, err)})
+			note(Event{Type: "problem", Stage: "index", Src: f.Path, Reason: fmt.Sprintf("hash %s: %v", quote.Path(f.Path), err)})
 			return nil, err
 		case fresh:
 			st.Hashed++

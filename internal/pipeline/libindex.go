@@ -14,6 +14,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/digest"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/plan"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/scan"
 	"github.com/shoebox-photos/shoebox/internal/store"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
@@ -160,7 +161,7 @@ func rebuildIndex(ctx context.Context, h *hashIndex, lib string, exclude []strin
 		err = h.markWhole()
 	}
 	if err != nil {
-		return fmt.Errorf("index library %q: %w", lib, err)
+		return fmt.Errorf("index library %s: %w", quote.Path(lib), err)
 	}
 	return nil
 }
@@ -240,7 +241,7 @@ func (r *Run) reconcileFolder(dir string) error {
 	full := filepath.Join(r.dest, filepath.FromSlash(dir))
 	entries, err := os.ReadDir(full)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("read destination folder %q: %w", full, fsx.Bare(err))
+		return fmt.Errorf("read destination folder %s: %w", quote.Path(full), fsx.Bare(err))
 	}
 	prefix := dir + "/"
 	if dir == "" {

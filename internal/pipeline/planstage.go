@@ -18,6 +18,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/layout"
 	"github.com/shoebox-photos/shoebox/internal/meta"
 	"github.com/shoebox-photos/shoebox/internal/plan"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/store"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
@@ -219,13 +220,13 @@ func (r *Run) admit(fi fileInfo) (bool, error) {
 	}
 	if fi.File.Size == 0 {
 		r.ignore(fi, "empty file (0 bytes): nothing to sort")
-		r.emit(Event{Type: "warning", Stage: "meta", Src: fi.File.Path, Reason: fmt.Sprintf("%q is empty (0 bytes): left in place", fi.File.Path)})
+		r.emit(Event{Type: "warning", Stage: "meta", Src: fi.File.Path, Reason: fmt.Sprintf("%s is empty (0 bytes): left in place", quote.Path(fi.File.Path))})
 		return false, nil
 	}
 	r.sum.Media++
 	if fi.Info.Warning != "" {
 		r.emit(Event{Type: "warning", Stage: "meta", Src: fi.File.Path,
-			Reason: fmt.Sprintf("%q: %s; %s", fi.File.Path, fi.Info.Warning, r.datedBy(fi))})
+			Reason: fmt.Sprintf("%s: %s; %s", quote.Path(fi.File.Path), fi.Info.Warning, r.datedBy(fi))})
 	}
 	dup, ok, err := r.duplicateOf(fi.Seq)
 	switch {
@@ -362,8 +363,8 @@ func (r *Run) fields(p planned) layout.Fields {
 // shoebox keeps for itself (its state folder, a temp file) and was escaped.
 func (r *Run) warnEscaped(fi fileInfo, esc *layout.Escape) {
 	r.emit(Event{Type: "warning", Stage: "plan", Src: fi.File.Path, Reason: fmt.Sprintf(
-		"%q: %s gives %q, a name shoebox keeps for its own files; the file goes to %q instead",
-		fi.File.Path, esc.Segment, esc.Raw, esc.Safe)})
+		"%s: %s gives %q, a name shoebox keeps for its own files; the file goes to %q instead",
+		quote.Path(fi.File.Path), esc.Segment, esc.Raw, esc.Safe)})
 }
 
 // destKey sorts planned files by directory, then by folded name, then by
@@ -523,7 +524,7 @@ func (r *Run) nextCounter(dir string) (int, error) {
 		return 1, nil
 	}
 	if err != nil {
-		return 0, fmt.Errorf("read destination folder %q: %w", dir, fsx.Bare(err))
+		return 0, fmt.Errorf("read destination folder %s: %w", quote.Path(dir), fsx.Bare(err))
 	}
 	high := 0
 	for _, de := range entries {
@@ -544,7 +545,7 @@ func (r *Run) putOp(dir string, p planned, action plan.Action, name string, rena
 		return nil
 	}
 	if err := r.noteLanding(p, dst, companion); err != nil {
-		return fmt.Errorf("record %q in the library index: %w", dst, err)
+		return fmt.Errorf("record %s in the library index: %w", quote.Path(dst), err)
 	}
 	r.nextOp++
 	r.plannedBytes += p.Size
@@ -570,7 +571,7 @@ func (r *Run) listDir(dir string, stems map[string]bool) ([]plan.Existing, error
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read destination folder %q: %w", dir, fsx.Bare(err))
+		return nil, fmt.Errorf("read destination folder %s: %w", quote.Path(dir), fsx.Bare(err))
 	}
 	out := make([]plan.Existing, 0, len(entries))
 	for _, de := range entries {

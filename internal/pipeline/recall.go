@@ -10,6 +10,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/importlog"
 	"github.com/shoebox-photos/shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/scan"
 	"github.com/shoebox-photos/shoebox/internal/storage"
 	"github.com/shoebox-photos/shoebox/internal/store"
@@ -193,7 +194,7 @@ func (r *Run) warnDamagedRecord(f scan.File, err error) {
 	}
 	r.damagedWarned = true
 	r.emit(Event{Type: "warning", Stage: "meta", Src: f.Path, Reason: fmt.Sprintf(
-		"the import history's record of %q could not be read (%v): that file is compared by content and recorded again", f.Path, err)})
+		"the import history's record of %s could not be read (%v): that file is compared by content and recorded again", quote.Path(f.Path), err)})
 }
 
 // renumbers reports whether the filesystem of root (a source root, or the

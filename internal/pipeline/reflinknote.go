@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/storage"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
@@ -21,7 +22,7 @@ func (r *Run) warnReflinkFallback(fallback string) {
 		fs = in.FSType
 	}
 	r.emit(Event{Type: "warning", Stage: "transfer", Reason: fmt.Sprintf(
-		"--mode reflink: the library %q (%s) cannot share file contents with the sources, so files are copied in full, each taking its own space "+
+		"--mode reflink: the library %s (%s) cannot share file contents with the sources, so files are copied in full, each taking its own space "+
 			"(reflinks need the sources and the library on one copy-on-write filesystem: btrfs, XFS made with reflink=1, bcachefs, APFS)",
-		r.dest, fs)})
+		quote.Path(r.dest), fs)})
 }

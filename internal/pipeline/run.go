@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/shoebox-photos/shoebox/internal/filter"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,10 +16,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shoebox-photos/shoebox/internal/filter"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/importlog"
 	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/shift"
 	"github.com/shoebox-photos/shoebox/internal/storage"
 	"github.com/shoebox-photos/shoebox/internal/store"
@@ -161,7 +162,7 @@ func (r *Run) recoverInterrupted() error {
 		r.emit(Event{Type: "warning", Stage: "recover", Reason: p})
 	}
 	if err != nil {
-		return fmt.Errorf("finish the interrupted run in %q: %w", r.dest, err)
+		return fmt.Errorf("finish the interrupted run in %s: %w", quote.Path(r.dest), err)
 	}
 	return nil
 }
@@ -243,21 +244,21 @@ func (r *Run) resolvePaths() error {
 	}
 	dest, err := filepath.Abs(r.cfg.Dest)
 	if err != nil {
-		return fmt.Errorf("destination %q: %w", r.cfg.Dest, err)
+		return fmt.Errorf("destination %s: %w", quote.Path(r.cfg.Dest), err)
 	}
 	r.dest = dest
 	for _, s := range r.cfg.Sources {
 		abs, err := filepath.Abs(s)
 		if err != nil {
-			return fmt.Errorf("source %q: %w", s, err)
+			return fmt.Errorf("source %s: %w", quote.Path(s), err)
 		}
 		if abs == dest || sameFolder(abs, dest) {
-			return fmt.Errorf("%w: source %q is the destination itself: sort into a different folder", ErrConfig, s)
+			return fmt.Errorf("%w: source %s is the destination itself: sort into a different folder", ErrConfig, quote.Path(s))
 		}
 		// Checked before anything is created, so a mistyped source leaves no
 		// empty library behind.
 		if _, err := os.Stat(abs); err != nil {
-			return fmt.Errorf("source %q: %w", s, unwrapPath(err))
+			return fmt.Errorf("source %s: %w", quote.Path(s), unwrapPath(err))
 		}
 		r.sources = append(r.sources, abs)
 	}
@@ -280,13 +281,13 @@ func (r *Run) resolveBackup() error {
 	}
 	abs, err := filepath.Abs(r.cfg.Backup)
 	if err != nil {
-		return fmt.Errorf("--backup %q: %w", r.cfg.Backup, err)
+		return fmt.Errorf("--backup %s: %w", quote.Path(r.cfg.Backup), err)
 	}
 	// By name and by identity, each way round: a link, a bind mount or
 	// another spelling of a name does not make a folder apart.
 	apart := func(what, p string) error {
 		if fsx.Within(abs, p) || fsx.Within(p, abs) {
-			return fmt.Errorf("%w: --backup %q and the %s %q overlap: the backup must be a folder of its own, outside both", ErrConfig, r.cfg.Backup, what, p)
+			return fmt.Errorf("%w: --backup %s and the %s %s overlap: the backup must be a folder of its own, outside both", ErrConfig, quote.Path(r.cfg.Backup), what, quote.Path(p))
 		}
 		return nil
 	}
@@ -337,7 +338,7 @@ func openLibraryIndex(state string, warn func(string)) (*store.Store, error) {
 		return nil, fmt.Errorf("open library index: %w", err)
 	}
 	if why := h.Discarded(); why != nil {
-		warn(fmt.Sprintf("the library's hash index %q could not be opened (%v): it was rebuilt empty, so the library's files are hashed again", dir, why))
+		warn(fmt.Sprintf("the library's hash index %s could not be opened (%v): it was rebuilt empty, so the library's files are hashed again", quote.Path(dir), why))
 	}
 	return h, nil
 }
@@ -360,11 +361,11 @@ func (r *Run) prepareStateDir() error {
 	}
 	state := StateDir(r.dest)
 	if err := os.MkdirAll(state, 0o755); err != nil {
-		return fmt.Errorf("create %q: %w", state, err)
+		return fmt.Errorf("create %s: %w", quote.Path(state), err)
 	}
 	unlock, err := store.Lock(state)
 	if err != nil {
-		return fmt.Errorf("library %q is busy: %w", r.dest, err)
+		return fmt.Errorf("library %s is busy: %w", quote.Path(r.dest), err)
 	}
 	r.unlock = unlock
 	r.stDir = filepath.Join(state, "run")

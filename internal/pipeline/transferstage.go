@@ -13,6 +13,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/shift"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
@@ -258,7 +259,7 @@ func (b *batch) publish() {
 		var res transfer.Result
 		if !so.o.Companion && so.group.failedCompanion != "" {
 			// The executor's error names the mode and both paths.
-			res = so.s.Discard(fmt.Errorf("not done, so that it stays with %q, which failed", so.group.failedCompanion))
+			res = so.s.Discard(fmt.Errorf("not done, so that it stays with %s, which failed", quote.Path(so.group.failedCompanion)))
 		} else {
 			res = so.s.Publish()
 		}
@@ -284,7 +285,7 @@ func (b *batch) done(o opRecord, g *groupState, res transfer.Result) {
 }
 
 func (r *Run) staysWithCompanion(o opRecord, g *groupState) error {
-	return fmt.Errorf("%s %q: not done, so that it stays with %q, which failed", r.cfg.Mode, o.Src, g.failedCompanion)
+	return fmt.Errorf("%s %s: not done, so that it stays with %s, which failed", r.cfg.Mode, quote.Path(o.Src), quote.Path(g.failedCompanion))
 }
 
 type opResult struct {
@@ -367,7 +368,7 @@ func (r *Run) account(x opResult) {
 		// (its journal record, removing a moved source): say so, but do
 		// not call a file that landed "failed".
 		r.emit(Event{Type: "warning", Stage: "transfer", Src: o.Src, Dst: o.Dst,
-			Reason: fmt.Sprintf("%s landed at %q, but: %v", o.Src, o.Dst, res.Err)})
+			Reason: fmt.Sprintf("%s landed at %s, but: %v", o.Src, quote.Path(o.Dst), res.Err)})
 	}
 	switch {
 	case o.Renamed:
@@ -427,7 +428,7 @@ func (r *Run) openExecutor() error {
 	opt := transfer.Options{FS: r.cfg.FS, DryRun: r.cfg.DryRun, Verify: r.cfg.Verify, Library: r.dest, Backup: r.backup}
 	if !r.cfg.DryRun {
 		if err := os.MkdirAll(r.dest, 0o755); err != nil {
-			return fmt.Errorf("create destination %q: %w", r.dest, err)
+			return fmt.Errorf("create destination %s: %w", quote.Path(r.dest), err)
 		}
 		jw, err := journal.Create(filepath.Join(StateDir(r.dest), "journal"), journal.Header{
 			Version: 1, RunID: r.runID, Started: time.Now(), Dest: r.dest, Args: r.cfg.Args,

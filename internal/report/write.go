@@ -15,6 +15,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/pipeline"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 //go:embed page.html.tmpl
@@ -105,7 +106,7 @@ func (c *Collector) Write(path string, run Run, sum pipeline.Summary) error {
 	p := c.view(run, sum)
 	err := writeAtomic(path, func(w io.Writer) error { return pageTemplate.Execute(w, p) })
 	if err != nil {
-		return fmt.Errorf("write report %q: %w", path, err)
+		return fmt.Errorf("write report %s: %w", quote.Path(path), err)
 	}
 	return nil
 }

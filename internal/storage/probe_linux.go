@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 const (
@@ -31,7 +33,7 @@ func probe(path string, depth int) (Info, error) {
 	}
 	var st unix.Statfs_t
 	if err := unix.Statfs(p, &st); err != nil {
-		return Info{}, fmt.Errorf("probe storage of %q: statfs: %w", p, err)
+		return Info{}, fmt.Errorf("probe storage of %s: statfs: %w", quote.Path(p), err)
 	}
 	magic := int64(uint32(st.Type)) // 32-bit platforms hold it in a signed int32
 	m, found := findMount(p)
@@ -68,7 +70,7 @@ func probeUnmounted(p string, magic int64, depth int) Info {
 	}
 	var st unix.Stat_t
 	if err := unix.Stat(p, &st); err != nil {
-		in.Reason = fmt.Sprintf("stat %q: %v", p, err)
+		in.Reason = fmt.Sprintf("stat %s: %v", quote.Path(p), err)
 		return in
 	}
 	return withDisk(in, unix.Major(uint64(st.Dev)), unix.Minor(uint64(st.Dev)), depth)
@@ -82,11 +84,11 @@ func mountDevice(m Mount) (major, minor uint32, err error) {
 		return m.Major, m.Minor, nil
 	}
 	if !strings.HasPrefix(m.Source, "/dev/") {
-		return 0, 0, fmt.Errorf("%s at %s has no block device to probe (source %q)", m.FSType, m.Point, m.Source)
+		return 0, 0, fmt.Errorf("%s at %s has no block device to probe (source %s)", m.FSType, m.Point, quote.Path(m.Source))
 	}
 	var st unix.Stat_t
 	if err := unix.Stat(m.Source, &st); err != nil {
-		return 0, 0, fmt.Errorf("stat %q, the device of %s: %v", m.Source, m.Point, err)
+		return 0, 0, fmt.Errorf("stat %s, the device of %s: %v", quote.Path(m.Source), m.Point, err)
 	}
 	return unix.Major(uint64(st.Rdev)), unix.Minor(uint64(st.Rdev)), nil
 }
@@ -150,7 +152,7 @@ func findMount(p string) (Mount, bool) {
 func existingAncestor(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return "", fmt.Errorf("probe storage of %q: %w", path, err)
+		return "", fmt.Errorf("probe storage of %s: %w", quote.Path(path), err)
 	}
 	for p := abs; ; p = filepath.Dir(p) {
 		real, err := filepath.EvalSymlinks(p)
@@ -158,7 +160,7 @@ func existingAncestor(path string) (string, error) {
 			return real, nil
 		}
 		if !errors.Is(err, os.ErrNotExist) || filepath.Dir(p) == p {
-			return "", fmt.Errorf("probe storage of %q: %w", path, err)
+			return "", fmt.Errorf("probe storage of %s: %w", quote.Path(path), err)
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // Probe tells what kind of storage path is on. Windows says what kind of
@@ -18,11 +20,11 @@ import (
 // its volume.
 func Probe(path string) (Info, error) {
 	if _, err := os.Stat(path); err != nil && !os.IsNotExist(err) {
-		return Info{}, fmt.Errorf("probe storage of %q: %w", path, err)
+		return Info{}, fmt.Errorf("probe storage of %s: %w", quote.Path(path), err)
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return Info{}, fmt.Errorf("probe storage of %q: %w", path, err)
+		return Info{}, fmt.Errorf("probe storage of %s: %w", quote.Path(path), err)
 	}
 	root := volumeRoot(abs)
 	var driveType uint32 = windows.DRIVE_UNKNOWN

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // disk is what sysfs tells about the device under a mount.
@@ -34,7 +36,7 @@ func diskOf(sysRoot string, major, minor uint32) (disk, error) {
 // of them is), a loop device to its backing file.
 func diskAt(dir string, depth int) (disk, error) {
 	if depth > maxSysfsDepth {
-		return disk{}, fmt.Errorf("block devices under %q nest deeper than %d", dir, maxSysfsDepth)
+		return disk{}, fmt.Errorf("block devices under %s nest deeper than %d", quote.Path(dir), maxSysfsDepth)
 	}
 	name := filepath.Base(dir)
 	if exists(filepath.Join(dir, "partition")) {
@@ -60,7 +62,7 @@ func lowerDevices(dir string, depth int) ([]disk, error) {
 	for _, e := range entries {
 		sub, err := filepath.EvalSymlinks(filepath.Join(dir, "slaves", e.Name()))
 		if err != nil {
-			return nil, fmt.Errorf("follow %q: %w", filepath.Join(dir, "slaves", e.Name()), err)
+			return nil, fmt.Errorf("follow %s: %w", quote.Path(filepath.Join(dir, "slaves", e.Name())), err)
 		}
 		d, err := diskAt(sub, depth+1)
 		if err != nil {
@@ -89,7 +91,7 @@ func readRotational(dir string) (bool, error) {
 	p := filepath.Join(dir, "queue", "rotational")
 	b, err := os.ReadFile(p)
 	if err != nil {
-		return false, fmt.Errorf("read %q: %w", p, err)
+		return false, fmt.Errorf("read %s: %w", quote.Path(p), err)
 	}
 	switch strings.TrimSpace(string(b)) {
 	case "0":
@@ -97,7 +99,7 @@ func readRotational(dir string) (bool, error) {
 	case "1":
 		return true, nil
 	}
-	return false, fmt.Errorf("read %q: want 0 or 1, got %q", p, b)
+	return false, fmt.Errorf("read %s: want 0 or 1, got %q", quote.Path(p), b)
 }
 
 func exists(p string) bool {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // Cursor walks the keys under one prefix with forward seeks: the merge of
@@ -19,7 +21,7 @@ type Cursor struct {
 func (s *Store) Cursor(prefix []byte) (*Cursor, error) {
 	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
 	if err != nil {
-		return nil, fmt.Errorf("open cursor in store %q: %w", s.dir, err)
+		return nil, fmt.Errorf("open cursor in store %s: %w", quote.Path(s.dir), err)
 	}
 	return &Cursor{it: it, dir: s.dir}, nil
 }
@@ -39,7 +41,7 @@ func (c *Cursor) Key() []byte { return c.it.Key() }
 func (c *Cursor) Value() ([]byte, error) {
 	v, err := c.it.ValueAndErr()
 	if err != nil {
-		return nil, fmt.Errorf("read store %q: %w", c.dir, err)
+		return nil, fmt.Errorf("read store %s: %w", quote.Path(c.dir), err)
 	}
 	return v, nil
 }
@@ -51,7 +53,7 @@ func (c *Cursor) Close() error {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("read store %q: %w", c.dir, err)
+		return fmt.Errorf("read store %s: %w", quote.Path(c.dir), err)
 	}
 	return nil
 }

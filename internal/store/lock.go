@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // ErrLocked means another shoebox run (or another Lock in this process)
@@ -25,7 +26,7 @@ var ErrLocked = errors.New("locked by another shoebox run")
 func Lock(dir string) (unlock func() error, err error) {
 	path := filepath.Join(dir, "lock")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("lock %q: %w", path, fsx.Bare(err))
+		return nil, fmt.Errorf("lock %s: %w", quote.Path(path), fsx.Bare(err))
 	}
 	if err := requireRealFolder(dir); err != nil {
 		return nil, err
@@ -34,10 +35,10 @@ func Lock(dir string) (unlock func() error, err error) {
 	// names, which writing the pid would truncate.
 	f, err := openNoFollow(path)
 	if errors.Is(err, errIsLink) {
-		return nil, fmt.Errorf("lock %q is a symbolic link: %w; remove it", path, ErrNotOurs)
+		return nil, fmt.Errorf("lock %s is a symbolic link: %w; remove it", quote.Path(path), ErrNotOurs)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("lock %q: %w", path, fsx.Bare(err))
+		return nil, fmt.Errorf("lock %s: %w", quote.Path(path), fsx.Bare(err))
 	}
 	if fi, err := f.Stat(); err != nil || checkLockFile(fi, path) != nil {
 		f.Close()
@@ -50,13 +51,13 @@ func Lock(dir string) (unlock func() error, err error) {
 		holder := readHolder(f)
 		f.Close()
 		if errors.Is(err, errHeld) {
-			return nil, fmt.Errorf("lock %q: %w (held by %s)", path, ErrLocked, holder)
+			return nil, fmt.Errorf("lock %s: %w (held by %s)", quote.Path(path), ErrLocked, holder)
 		}
-		return nil, fmt.Errorf("lock %q: %w", path, fsx.Bare(err))
+		return nil, fmt.Errorf("lock %s: %w", quote.Path(path), fsx.Bare(err))
 	}
 	if err := writeHolder(f); err != nil {
 		f.Close() // closing releases the flock
-		return nil, fmt.Errorf("lock %q: %w", path, fsx.Bare(err))
+		return nil, fmt.Errorf("lock %s: %w", quote.Path(path), fsx.Bare(err))
 	}
 	var once sync.Once
 	var unlockErr error
@@ -93,7 +94,7 @@ func release(f *os.File, path string) error {
 	unlockErr := unlockFile(f)
 	closeErr := f.Close()
 	if err := errors.Join(truncErr, unlockErr, closeErr); err != nil {
-		return fmt.Errorf("unlock %q: %w", path, err)
+		return fmt.Errorf("unlock %s: %w", quote.Path(path), err)
 	}
 	return nil
 }

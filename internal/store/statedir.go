@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // ErrNotOurs means a name shoebox keeps for its own state (the library's
@@ -20,11 +22,11 @@ func requireRealFolder(dir string) error {
 	fi, err := os.Lstat(dir)
 	switch {
 	case err != nil:
-		return fmt.Errorf("state folder %q: %w", dir, err)
+		return fmt.Errorf("state folder %s: %w", quote.Path(dir), err)
 	case fi.Mode()&(os.ModeSymlink|os.ModeIrregular) != 0: // Irregular: a junction, on Windows
-		return fmt.Errorf("state folder %q is a symbolic link or junction: %w; shoebox keeps its state only in a real folder, so that clearing its scratch stores can never reach other files (remove the link)", dir, ErrNotOurs)
+		return fmt.Errorf("state folder %s is a symbolic link or junction: %w; shoebox keeps its state only in a real folder, so that clearing its scratch stores can never reach other files (remove the link)", quote.Path(dir), ErrNotOurs)
 	case !fi.IsDir():
-		return fmt.Errorf("state folder %q is not a folder: %w; move that file away", dir, ErrNotOurs)
+		return fmt.Errorf("state folder %s is not a folder: %w; move that file away", quote.Path(dir), ErrNotOurs)
 	}
 	return nil
 }
@@ -40,11 +42,11 @@ func requireStoreFolder(dir string) error {
 	case errors.Is(err, os.ErrNotExist):
 		return nil
 	case err != nil:
-		return fmt.Errorf("store folder %q: %w", dir, err)
+		return fmt.Errorf("store folder %s: %w", quote.Path(dir), err)
 	case fi.Mode()&(os.ModeSymlink|os.ModeIrregular) != 0:
-		return fmt.Errorf("store folder %q is a symbolic link or junction: %w; shoebox keeps its stores only in real folders, so that they can never write or remove files elsewhere (remove the link)", dir, ErrNotOurs)
+		return fmt.Errorf("store folder %s is a symbolic link or junction: %w; shoebox keeps its stores only in real folders, so that they can never write or remove files elsewhere (remove the link)", quote.Path(dir), ErrNotOurs)
 	case !fi.IsDir():
-		return fmt.Errorf("store folder %q is not a folder: %w; move that file away", dir, ErrNotOurs)
+		return fmt.Errorf("store folder %s is not a folder: %w; move that file away", quote.Path(dir), ErrNotOurs)
 	}
 	return nil
 }
@@ -55,7 +57,7 @@ const maxLockBytes = 64
 
 func checkLockFile(fi os.FileInfo, path string) error {
 	if !fi.Mode().IsRegular() || fi.Size() > maxLockBytes {
-		return fmt.Errorf("lock %q holds %d bytes, more than a lock ever does: %w; move it away", path, fi.Size(), ErrNotOurs)
+		return fmt.Errorf("lock %s holds %d bytes, more than a lock ever does: %w; move it away", quote.Path(path), fi.Size(), ErrNotOurs)
 	}
 	return nil
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/vfs"
+
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // Options tunes a Store. The zero value is a durable store with a small cache.
@@ -73,7 +75,7 @@ func (s *Store) recoverFatal(err *error) {
 		panic(r)
 	}
 	s.brokenMu.Lock()
-	s.broken = fmt.Errorf("store %q: a write failed, the store takes no more: %w", s.dir, fe)
+	s.broken = fmt.Errorf("store %s: a write failed, the store takes no more: %w", quote.Path(s.dir), fe)
 	s.brokenMu.Unlock()
 	*err = s.broken
 }
@@ -90,7 +92,7 @@ func Open(dir string, opt Options) (*Store, error) {
 		// Whatever a killed run left behind, even a torn MANIFEST, is
 		// data no one will read: remove it rather than try to open it.
 		if err := discard(dir); err != nil {
-			return nil, fmt.Errorf("open store %q: %w", dir, err)
+			return nil, fmt.Errorf("open store %s: %w", quote.Path(dir), err)
 		}
 		return open(dir, opt)
 	}
@@ -99,7 +101,7 @@ func Open(dir string, opt Options) (*Store, error) {
 		return s, err
 	}
 	if rmErr := discard(dir); rmErr != nil {
-		return nil, errors.Join(err, fmt.Errorf("discard unusable store %q: %w", dir, rmErr))
+		return nil, errors.Join(err, fmt.Errorf("discard unusable store %s: %w", quote.Path(dir), rmErr))
 	}
 	s, err2 := open(dir, opt)
 	if err2 != nil {
@@ -138,10 +140,10 @@ func inUse(dir string) bool {
 func open(dir string, opt Options) (s *Store, err error) {
 	if opt.ReadOnly {
 		if _, err := os.Stat(dir); err != nil {
-			return nil, fmt.Errorf("open store %q: %w", dir, err)
+			return nil, fmt.Errorf("open store %s: %w", quote.Path(dir), err)
 		}
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("open store %q: %w", dir, err)
+		return nil, fmt.Errorf("open store %s: %w", quote.Path(dir), err)
 	}
 	cacheBytes := opt.CacheBytes
 	if cacheBytes <= 0 {
@@ -183,12 +185,12 @@ func open(dir string, opt Options) (s *Store, err error) {
 			if !ok {
 				panic(r)
 			}
-			s, err = nil, fmt.Errorf("open store %q: %w", dir, fe)
+			s, err = nil, fmt.Errorf("open store %s: %w", quote.Path(dir), fe)
 		}
 	}()
 	db, err := pebble.Open(dir, popts)
 	if err != nil {
-		return nil, fmt.Errorf("open store %q: %w", dir, err)
+		return nil, fmt.Errorf("open store %s: %w", quote.Path(dir), err)
 	}
 	write := pebble.Sync
 	if opt.Scratch {
@@ -219,7 +221,7 @@ const (
 func (s *Store) Close() (err error) {
 	defer s.recoverFatal(&err)
 	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("close store %q: %w", s.dir, err)
+		return fmt.Errorf("close store %s: %w", quote.Path(s.dir), err)
 	}
 	return nil
 }
@@ -231,11 +233,11 @@ func (s *Store) Get(key []byte) (val []byte, ok bool, err error) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("get %q from store %q: %w", key, s.dir, err)
+		return nil, false, fmt.Errorf("get %q from store %s: %w", key, quote.Path(s.dir), err)
 	}
 	val = append([]byte{}, v...)
 	if err := closer.Close(); err != nil {
-		return nil, false, fmt.Errorf("get %q from store %q: %w", key, s.dir, err)
+		return nil, false, fmt.Errorf("get %q from store %s: %w", key, quote.Path(s.dir), err)
 	}
 	return val, true, nil
 }
@@ -260,7 +262,7 @@ func (s *Store) ScanRange(start, end []byte, fn func(key, val []byte) error) err
 	}
 	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: start, UpperBound: end})
 	if err != nil {
-		return fmt.Errorf("scan store %q: %w", s.dir, err)
+		return fmt.Errorf("scan store %s: %w", quote.Path(s.dir), err)
 	}
 	fnErr, readErr := iterate(it, fn)
 	readErr = errors.Join(readErr, it.Close())
@@ -268,7 +270,7 @@ func (s *Store) ScanRange(start, end []byte, fn func(key, val []byte) error) err
 		return fnErr
 	}
 	if readErr != nil {
-		return fmt.Errorf("scan store %q: %w", s.dir, readErr)
+		return fmt.Errorf("scan store %s: %w", quote.Path(s.dir), readErr)
 	}
 	return nil
 }
@@ -306,7 +308,7 @@ func (s *Store) DeletePrefix(prefix []byte) error {
 		return s.deleteFrom(prefix)
 	}
 	if err := s.db.DeleteRange(prefix, end, s.write); err != nil {
-		return fmt.Errorf("delete prefix %q in store %q: %w", prefix, s.dir, err)
+		return fmt.Errorf("delete prefix %q in store %s: %w", prefix, quote.Path(s.dir), err)
 	}
 	return nil
 }
@@ -316,14 +318,14 @@ func (s *Store) DeletePrefix(prefix []byte) error {
 func (s *Store) deleteFrom(start []byte) error {
 	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: start})
 	if err != nil {
-		return fmt.Errorf("delete prefix %q in store %q: %w", start, s.dir, err)
+		return fmt.Errorf("delete prefix %q in store %s: %w", start, quote.Path(s.dir), err)
 	}
 	var last []byte
 	if it.Last() {
 		last = append([]byte{}, it.Key()...)
 	}
 	if err := it.Close(); err != nil {
-		return fmt.Errorf("delete prefix %q in store %q: %w", start, s.dir, err)
+		return fmt.Errorf("delete prefix %q in store %s: %w", start, quote.Path(s.dir), err)
 	}
 	if last == nil {
 		return nil
@@ -333,7 +335,7 @@ func (s *Store) deleteFrom(start []byte) error {
 	_ = b.DeleteRange(start, last, nil) // batch ops only fail on a closed batch
 	_ = b.Delete(last, nil)
 	if err := b.Commit(s.write); err != nil {
-		return fmt.Errorf("delete prefix %q in store %q: %w", start, s.dir, err)
+		return fmt.Errorf("delete prefix %q in store %s: %w", start, quote.Path(s.dir), err)
 	}
 	return nil
 }
@@ -365,7 +367,9 @@ func (l quietLogger) Fatalf(format string, args ...any) {
 // fatalError is what pebble would have exited the process with.
 type fatalError struct{ dir, msg string }
 
-func (e fatalError) Error() string { return fmt.Sprintf("store %q is unusable: %s", e.dir, e.msg) }
+func (e fatalError) Error() string {
+	return fmt.Sprintf("store %s is unusable: %s", quote.Path(e.dir), e.msg)
+}
 
 // unlockedFS opens a store read-only without taking its LOCK file, whose
 // creation would write to the folder: a dry run leaves the library's

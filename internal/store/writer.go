@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // Pending bytes are capped too, so a few huge values cannot defeat maxBatch.
@@ -32,7 +34,7 @@ func (s *Store) Writer(maxBatch int) *Writer {
 // Put stores val under key; both are copied.
 func (w *Writer) Put(key, val []byte) error {
 	if err := w.current().Set(key, val, nil); err != nil {
-		return fmt.Errorf("put %q in store %q: %w", key, w.s.dir, err)
+		return fmt.Errorf("put %q in store %s: %w", key, quote.Path(w.s.dir), err)
 	}
 	return w.added()
 }
@@ -40,7 +42,7 @@ func (w *Writer) Put(key, val []byte) error {
 // Delete removes key (a no-op if absent).
 func (w *Writer) Delete(key []byte) error {
 	if err := w.current().Delete(key, nil); err != nil {
-		return fmt.Errorf("delete %q in store %q: %w", key, w.s.dir, err)
+		return fmt.Errorf("delete %q in store %s: %w", key, quote.Path(w.s.dir), err)
 	}
 	return w.added()
 }
@@ -63,7 +65,7 @@ func (w *Writer) Flush() (err error) {
 	defer b.Close()
 	defer w.s.recoverFatal(&err)
 	if err := b.Commit(w.s.write); err != nil {
-		return fmt.Errorf("commit to store %q: %w", w.s.dir, err)
+		return fmt.Errorf("commit to store %s: %w", quote.Path(w.s.dir), err)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/digest"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // A backup copy (--backup) is a second run of the Copy protocol, bound to
@@ -56,7 +57,7 @@ func (r *run) newBackup() error {
 
 // backupErr says that the error is the backup copy's.
 func backupErr(b *run, err error) error {
-	return fmt.Errorf("backup copy %q: %w", b.op.Dst, err)
+	return fmt.Errorf("backup copy %s: %w", quote.Path(b.op.Dst), err)
 }
 
 // prepareBackup checks the backup's destination and creates its folder;
@@ -166,7 +167,7 @@ func (r *run) fillBoth(src fsx.File, before os.FileInfo, reflink bool) error {
 	for _, x := range []*run{r, b} {
 		fi, err := x.tmpFile.Stat()
 		if err != nil {
-			return fmt.Errorf("stat temp %q: %w", x.tmp, err)
+			return fmt.Errorf("stat temp %s: %w", quote.Path(x.tmp), err)
 		}
 		x.tmpDev, x.tmpIno = fsx.DevIno(fi)
 	}
@@ -193,7 +194,7 @@ func (w twoWriter) Write(p []byte) (int, error) {
 		err = io.ErrShortWrite
 	}
 	if err != nil {
-		return n, fmt.Errorf("backup copy %q: %w", w.bakDst, err)
+		return n, fmt.Errorf("backup copy %s: %w", quote.Path(w.bakDst), err)
 	}
 	return n, nil
 }
@@ -211,7 +212,7 @@ func (w backupWriter) Write(p []byte) (int, error) {
 		err = io.ErrShortWrite
 	}
 	if err != nil {
-		return n, fmt.Errorf("backup copy %q: %w", w.bakDst, err)
+		return n, fmt.Errorf("backup copy %s: %w", quote.Path(w.bakDst), err)
 	}
 	return n, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // ensureDir creates dir and its missing parents. Each directory it is about
@@ -49,7 +50,7 @@ func (r *run) makeDirs(dir string, missing []string) error {
 	for i, d := range missing {
 		entries[i] = journal.Entry{Seq: r.e.journalSeq(), State: journal.Intent, Action: journal.Mkdir, Dst: d}
 		if err := r.appendJournal(entries[i]); err != nil {
-			return fmt.Errorf("create directory %q: %w", d, err)
+			return fmt.Errorf("create directory %s: %w", quote.Path(d), err)
 		}
 	}
 	mkErr := r.e.fs.MkdirAll(dir, 0o755)
@@ -117,9 +118,9 @@ func (r *run) checkDir(d string, inside bool) (bool, error) {
 	case err != nil:
 		return false, fmt.Errorf("check directory: %w", err)
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return false, fmt.Errorf("folder %q %w", d, ErrLinkInLibrary)
+		return false, fmt.Errorf("folder %s %w", quote.Path(d), ErrLinkInLibrary)
 	case !fi.IsDir():
-		return false, fmt.Errorf("create directory: %q is not a directory", d)
+		return false, fmt.Errorf("create directory: %s is not a directory", quote.Path(d))
 	}
 	return true, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/digest"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // RemoveDuplicate removes dup, a source file byte-identical to kept, the
@@ -28,7 +29,7 @@ import (
 func (e *Executor) RemoveDuplicate(ctx context.Context, dup, kept, libRoot string) Result {
 	d := &dupRemoval{e: e, ctx: ctx, root: libRoot, seq: e.journalSeq(), res: Result{Op: Op{Mode: Move, Src: dup, Dst: kept}}}
 	if err := d.do(); err != nil {
-		d.res.Err = fmt.Errorf("duplicate %q not removed: %w", dup, err)
+		d.res.Err = fmt.Errorf("duplicate %s not removed: %w", quote.Path(dup), err)
 	}
 	return d.res
 }
@@ -60,7 +61,7 @@ func (d *dupRemoval) do() error {
 		return nil
 	}
 	if err := d.e.makeDurable(d.kept(), d.root); err != nil {
-		return fmt.Errorf("its kept copy %q could not be made durable: %w", d.kept(), err)
+		return fmt.Errorf("its kept copy %s could not be made durable: %w", quote.Path(d.kept()), err)
 	}
 	if err := d.e.appendSynced(d.entry(), journal.Intent); err != nil {
 		return err
@@ -76,11 +77,11 @@ func (d *dupRemoval) check() error {
 	if d.dupInfo, err = d.lstatRegular(d.dup(), "it"); err != nil {
 		return err
 	}
-	if d.keptInfo, err = d.lstatRegular(d.kept(), fmt.Sprintf("its kept copy %q", d.kept())); err != nil {
+	if d.keptInfo, err = d.lstatRegular(d.kept(), fmt.Sprintf("its kept copy %s", quote.Path(d.kept()))); err != nil {
 		return err
 	}
 	if d.dupInfo.Size() != d.keptInfo.Size() {
-		return fmt.Errorf("it is %d bytes, its kept copy %q %d: %w", d.dupInfo.Size(), d.kept(), d.keptInfo.Size(), ErrLeftInPlace)
+		return fmt.Errorf("it is %d bytes, its kept copy %s %d: %w", d.dupInfo.Size(), quote.Path(d.kept()), d.keptInfo.Size(), ErrLeftInPlace)
 	}
 	if err := d.checkTwoEntries(); err != nil {
 		return err
@@ -90,7 +91,7 @@ func (d *dupRemoval) check() error {
 		return fmt.Errorf("compare with its kept copy: %w", err)
 	}
 	if !same {
-		return fmt.Errorf("it differs from %q now: %w", d.kept(), ErrLeftInPlace)
+		return fmt.Errorf("it differs from %s now: %w", quote.Path(d.kept()), ErrLeftInPlace)
 	}
 	return d.unchangedSinceCompared()
 }
@@ -98,7 +99,7 @@ func (d *dupRemoval) check() error {
 func (d *dupRemoval) lstatRegular(path, what string) (os.FileInfo, error) {
 	fi, err := d.e.fs.Lstat(path)
 	if err != nil {
-		return nil, fmt.Errorf("check %q: %w", path, err)
+		return nil, fmt.Errorf("check %s: %w", quote.Path(path), err)
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file (%v): %w", what, fi.Mode().Type(), ErrLeftInPlace)
@@ -121,7 +122,7 @@ func (d *dupRemoval) checkTwoEntries() error {
 		oneEntry = errA != nil || errB != nil || os.SameFile(da, db)
 	}
 	if oneEntry {
-		return fmt.Errorf("it is the kept copy %q itself, reached through another path: %w", d.kept(), ErrLeftInPlace)
+		return fmt.Errorf("it is the kept copy %s itself, reached through another path: %w", quote.Path(d.kept()), ErrLeftInPlace)
 	}
 	return nil
 }
@@ -135,10 +136,10 @@ func (d *dupRemoval) unchangedSinceCompared() error {
 	}{{d.dup(), d.dupInfo}, {d.kept(), d.keptInfo}} {
 		now, err := d.e.fs.Lstat(f.path)
 		if err != nil {
-			return fmt.Errorf("check %q: %w", f.path, err)
+			return fmt.Errorf("check %s: %w", quote.Path(f.path), err)
 		}
 		if !sameVersion(f.was, now) {
-			return fmt.Errorf("%q changed while it was compared: %w", f.path, ErrLeftInPlace)
+			return fmt.Errorf("%s changed while it was compared: %w", quote.Path(f.path), ErrLeftInPlace)
 		}
 	}
 	return nil
@@ -148,7 +149,7 @@ func (d *dupRemoval) unchangedSinceCompared() error {
 func (d *dupRemoval) remove() error {
 	now, err := d.e.fs.Lstat(d.dup())
 	if err != nil {
-		return fmt.Errorf("check %q before removal: %w", d.dup(), err)
+		return fmt.Errorf("check %s before removal: %w", quote.Path(d.dup()), err)
 	}
 	if !sameVersion(d.dupInfo, now) {
 		return fmt.Errorf("it changed after it was compared: %w", ErrLeftInPlace)
@@ -194,14 +195,14 @@ func (d *dupRemoval) journalFinal(cause error) error {
 func (e *Executor) makeDurable(path, root string) error {
 	f, err := e.fs.Open(path)
 	if err != nil {
-		return fmt.Errorf("open %q: %w", path, fsx.Bare(err))
+		return fmt.Errorf("open %s: %w", quote.Path(path), fsx.Bare(err))
 	}
 	err = f.Sync()
 	if closeErr := f.Close(); err == nil {
 		err = closeErr
 	}
 	if err != nil && !fsx.SyncUnsupported(err) {
-		return fmt.Errorf("fsync %q: %w", path, err)
+		return fmt.Errorf("fsync %s: %w", quote.Path(path), err)
 	}
 	return e.syncUpTo(filepath.Dir(path), root)
 }
@@ -216,7 +217,7 @@ func (rv *reversal) restoreDuplicate() error {
 		rv.res.Already = true
 		return nil
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("check %q: %w", done.Src, err)
+		return fmt.Errorf("check %s: %w", quote.Path(done.Src), err)
 	}
 	kept, err := rv.lstatDst()
 	if err != nil {
@@ -244,16 +245,16 @@ func (rv *reversal) restoreDuplicate() error {
 func checkKept(done journal.Entry, kept os.FileInfo) error {
 	switch {
 	case kept == nil:
-		return refuse(done.Src, "cannot be restored: its kept copy %q is gone", done.Dst)
+		return refuse(done.Src, "cannot be restored: its kept copy %s is gone", quote.Path(done.Dst))
 	case !kept.Mode().IsRegular():
-		return refuse(done.Src, "cannot be restored: its kept copy %q is no longer a regular file", done.Dst)
+		return refuse(done.Src, "cannot be restored: its kept copy %s is no longer a regular file", quote.Path(done.Dst))
 	}
 	dev, ino := fsx.DevIno(kept)
 	if done.Ino != 0 && (dev != done.Dev || ino != done.Ino) {
-		return refuse(done.Src, "cannot be restored: its kept copy %q was replaced since", done.Dst)
+		return refuse(done.Src, "cannot be restored: its kept copy %s was replaced since", quote.Path(done.Dst))
 	}
 	if kept.Size() != done.Size {
-		return refuse(done.Src, "cannot be restored: its kept copy %q changed since (%d bytes, was %d)", done.Dst, kept.Size(), done.Size)
+		return refuse(done.Src, "cannot be restored: its kept copy %s changed since (%d bytes, was %d)", quote.Path(done.Dst), kept.Size(), done.Size)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 var (
@@ -39,7 +40,7 @@ type Error struct {
 // Error reads as a sentence for the user: what, both paths, the cause and,
 // where one helps, what to check ("the destination is full").
 func (e *Error) Error() string {
-	msg := fmt.Sprintf("%s %q to %q: %v", e.Mode, e.Src, e.Dst, e.Err)
+	msg := fmt.Sprintf("%s %s to %s: %v", e.Mode, quote.Path(e.Src), quote.Path(e.Dst), e.Err)
 	if h := fsx.Hint(e.Err); h != "" {
 		msg += " (" + h + ")"
 	}

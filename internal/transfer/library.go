@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // checkLibraryDst refuses, when the executor knows its library, a
@@ -18,11 +19,11 @@ func (e *Executor) checkLibraryDst(dst string) error {
 	}
 	rel, ok := e.inLibrary(dst)
 	if !ok || rel == "." {
-		return fmt.Errorf("destination %q is not inside the library %q", dst, e.library)
+		return fmt.Errorf("destination %s is not inside the library %s", quote.Path(dst), quote.Path(e.library))
 	}
 	for _, seg := range strings.Split(rel, string(filepath.Separator)) {
 		if layout.Reserved(seg) {
-			return fmt.Errorf("%w: %q in %q", ErrReservedName, seg, dst)
+			return fmt.Errorf("%w: %s in %s", ErrReservedName, quote.Path(seg), quote.Path(dst))
 		}
 	}
 	return nil
@@ -31,15 +32,15 @@ func (e *Executor) checkLibraryDst(dst string) error {
 // checkBackupDst is checkLibraryDst for the second copy under --backup.
 func (e *Executor) checkBackupDst(dst string) error {
 	if e.backup == "" {
-		return fmt.Errorf("backup copy %q: the executor has no backup folder", dst)
+		return fmt.Errorf("backup copy %s: the executor has no backup folder", quote.Path(dst))
 	}
 	rel, ok := under(e.backup, dst)
 	if !ok || rel == "." {
-		return fmt.Errorf("backup copy %q is not inside the backup folder %q", dst, e.backup)
+		return fmt.Errorf("backup copy %s is not inside the backup folder %s", quote.Path(dst), quote.Path(e.backup))
 	}
 	for _, seg := range strings.Split(rel, string(filepath.Separator)) {
 		if layout.Reserved(seg) {
-			return fmt.Errorf("%w: %q in %q", ErrReservedName, seg, dst)
+			return fmt.Errorf("%w: %s in %s", ErrReservedName, quote.Path(seg), quote.Path(dst))
 		}
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/digest"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // ErrLeftInPlace marks a reversal (or recovery) the executor refused
@@ -66,7 +67,7 @@ func (u *Reverser) Reverse(ctx context.Context, done journal.Entry) Reversal {
 	case journal.RemoveDuplicate:
 		err = rv.restoreDuplicate()
 	default:
-		err = fmt.Errorf("%s of %q: not a reversible operation: %w", done.Action, done.Dst, ErrLeftInPlace)
+		err = fmt.Errorf("%s of %s: not a reversible operation: %w", done.Action, quote.Path(done.Dst), ErrLeftInPlace)
 	}
 	rv.finish(err)
 	return rv.res
@@ -124,7 +125,7 @@ func (rv *reversal) finish(err error) {
 
 // refuse is a reversal declined for safety: nothing changes.
 func refuse(path, format string, args ...any) error {
-	return fmt.Errorf("%q %s: %w", path, fmt.Sprintf(format, args...), ErrLeftInPlace)
+	return fmt.Errorf("%s %s: %w", quote.Path(path), fmt.Sprintf(format, args...), ErrLeftInPlace)
 }
 
 // checkCreated proves that fi is the very file the Done entry describes:
@@ -151,7 +152,7 @@ func (rv *reversal) lstatDst() (os.FileInfo, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("check %q: %w", rv.res.Entry.Dst, err)
+		return nil, fmt.Errorf("check %s: %w", quote.Path(rv.res.Entry.Dst), err)
 	}
 	return fi, nil
 }
@@ -186,23 +187,23 @@ func (rv *reversal) sourceStillHolds(lib os.FileInfo) error {
 	done := rv.res.Entry
 	src, err := rv.e.fs.Lstat(done.Src)
 	if errors.Is(err, fs.ErrNotExist) {
-		return refuse(done.Dst, "is now the only copy (its source %q is gone)", done.Src)
+		return refuse(done.Dst, "is now the only copy (its source %s is gone)", quote.Path(done.Src))
 	}
 	if err != nil {
-		return fmt.Errorf("check source %q: %w", done.Src, err)
+		return fmt.Errorf("check source %s: %w", quote.Path(done.Src), err)
 	}
 	if done.Action == journal.Hardlink {
 		if !os.SameFile(src, lib) {
-			return refuse(done.Dst, "is no longer linked to its source %q", done.Src)
+			return refuse(done.Dst, "is no longer linked to its source %s", quote.Path(done.Src))
 		}
 		return nil
 	}
 	same, err := digest.Equal(rv.e.fs, done.Src, done.Dst)
 	if err != nil {
-		return fmt.Errorf("compare with source %q: %w", done.Src, err)
+		return fmt.Errorf("compare with source %s: %w", quote.Path(done.Src), err)
 	}
 	if !same {
-		return refuse(done.Dst, "differs from its source %q now", done.Src)
+		return refuse(done.Dst, "differs from its source %s now", quote.Path(done.Src))
 	}
 	return nil
 }
@@ -217,7 +218,7 @@ func (rv *reversal) remove(path string) error {
 		return nil
 	}
 	if err := rv.e.fs.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove %q: %w", path, err)
+		return fmt.Errorf("remove %s: %w", quote.Path(path), err)
 	}
 	rv.e.markDirty(filepath.Dir(path))
 	return nil
@@ -246,7 +247,7 @@ func (rv *reversal) moveBack() error {
 		}
 		return rv.remove(done.Dst)
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("check %q: %w", done.Src, err)
+		return fmt.Errorf("check %s: %w", quote.Path(done.Src), err)
 	}
 	return rv.renameBack(fi)
 }
@@ -259,7 +260,7 @@ func (rv *reversal) renameBack(fi os.FileInfo) error {
 	res := rv.e.Do(rv.ctx, back)
 	rv.res.Actions = append(rv.res.Actions, res.Actions...)
 	if errors.Is(res.Err, fs.ErrExist) {
-		return refuse(done.Dst, "stays: something now sits at its old place %q", done.Src)
+		return refuse(done.Dst, "stays: something now sits at its old place %s", quote.Path(done.Src))
 	}
 	if res.Err != nil {
 		return res.Err
@@ -276,10 +277,10 @@ func (rv *reversal) checkAlreadyBack() error {
 	done := rv.res.Entry
 	src, err := rv.e.fs.Lstat(done.Src)
 	if errors.Is(err, fs.ErrNotExist) {
-		return refuse(done.Dst, "is gone from the library and %q is not back: nothing to move back", done.Src)
+		return refuse(done.Dst, "is gone from the library and %s is not back: nothing to move back", quote.Path(done.Src))
 	}
 	if err != nil {
-		return fmt.Errorf("check %q: %w", done.Src, err)
+		return fmt.Errorf("check %s: %w", quote.Path(done.Src), err)
 	}
 	if src.Size() != done.Size {
 		return refuse(done.Src, "is not the file shoebox moved (size %d, moved %d)", src.Size(), done.Size)
@@ -297,7 +298,7 @@ func (rv *reversal) removeDir() error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("check folder %q: %w", dir, err)
+		return fmt.Errorf("check folder %s: %w", quote.Path(dir), err)
 	}
 	if !fi.IsDir() {
 		return refuse(dir, "is no longer a folder")
@@ -323,7 +324,7 @@ func (rv *reversal) removeDir() error {
 		return refuse(dir, "is not empty")
 	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove folder %q: %w", dir, err)
+		return fmt.Errorf("remove folder %s: %w", quote.Path(dir), err)
 	}
 	rv.record("rmdir %s", dir)
 	rv.e.markDirty(filepath.Dir(dir))
@@ -335,7 +336,7 @@ func (rv *reversal) removeDir() error {
 func (rv *reversal) predictRemoveDir(dir string) error {
 	entries, err := rv.e.fs.ReadDir(dir)
 	if err != nil {
-		return fmt.Errorf("read folder %q: %w", dir, err)
+		return fmt.Errorf("read folder %s: %w", quote.Path(dir), err)
 	}
 	for _, ent := range entries {
 		if !rv.u.goneInDryRun(filepath.Join(dir, ent.Name())) {
@@ -351,23 +352,23 @@ func (rv *reversal) predictRemoveDir(dir string) error {
 // refuses any name that is not one of the executor's temp names.
 func (e *Executor) RemoveTemp(tmp string) (bool, error) {
 	if !isTempName(filepath.Base(tmp)) {
-		return false, fmt.Errorf("remove temp %q: not a shoebox temp name: %w", tmp, ErrLeftInPlace)
+		return false, fmt.Errorf("remove temp %s: not a shoebox temp name: %w", quote.Path(tmp), ErrLeftInPlace)
 	}
 	fi, err := e.fs.Lstat(tmp)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("remove temp %q: %w", tmp, err)
+		return false, fmt.Errorf("remove temp %s: %w", quote.Path(tmp), err)
 	}
 	if !fi.Mode().IsRegular() {
-		return false, fmt.Errorf("remove temp %q: not a regular file: %w", tmp, ErrLeftInPlace)
+		return false, fmt.Errorf("remove temp %s: not a regular file: %w", quote.Path(tmp), ErrLeftInPlace)
 	}
 	if e.dryRun {
 		return true, nil
 	}
 	if err := e.fs.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false, fmt.Errorf("remove temp %q: %w", tmp, err)
+		return false, fmt.Errorf("remove temp %s: %w", quote.Path(tmp), err)
 	}
 	e.markDirty(filepath.Dir(tmp))
 	return true, nil
@@ -420,7 +421,7 @@ func (e *Executor) checkBackupLanded(backup journal.Entry) error {
 		return nil
 	}
 	if err := e.syncUpTo(filepath.Dir(backup.Dst), string(filepath.Separator)); err != nil {
-		return fmt.Errorf("its backup copy %q is not durable: %w", backup.Dst, err)
+		return fmt.Errorf("its backup copy %s is not durable: %w", quote.Path(backup.Dst), err)
 	}
 	return nil
 }
@@ -430,31 +431,31 @@ func (e *Executor) checkBackupLanded(backup journal.Entry) error {
 func (e *Executor) checkLanded(intent journal.Entry) (os.FileInfo, error) {
 	lib, err := e.fs.Lstat(intent.Dst)
 	if err != nil {
-		return nil, fmt.Errorf("complete move to %q: %w", intent.Dst, err)
+		return nil, fmt.Errorf("complete move to %s: %w", quote.Path(intent.Dst), err)
 	}
 	src, err := e.fs.Lstat(intent.Src)
 	if err != nil {
-		return nil, fmt.Errorf("complete move of %q: %w", intent.Src, err)
+		return nil, fmt.Errorf("complete move of %s: %w", quote.Path(intent.Src), err)
 	}
 	for _, fi := range []os.FileInfo{lib, src} {
 		if !fi.Mode().IsRegular() || fi.Size() != intent.Size ||
 			(intent.ModTime != 0 && fi.ModTime().UnixNano() != intent.ModTime) {
-			return nil, refuse(intent.Src, "or its copy %q changed since the move began", intent.Dst)
+			return nil, refuse(intent.Src, "or its copy %s changed since the move began", quote.Path(intent.Dst))
 		}
 	}
 	same, err := digest.Equal(e.fs, intent.Src, intent.Dst)
 	if err != nil {
-		return nil, fmt.Errorf("complete move of %q: compare: %w", intent.Src, err)
+		return nil, fmt.Errorf("complete move of %s: compare: %w", quote.Path(intent.Src), err)
 	}
 	if !same {
-		return nil, refuse(intent.Src, "differs from its copy %q", intent.Dst)
+		return nil, refuse(intent.Src, "differs from its copy %s", quote.Path(intent.Dst))
 	}
 	return lib, nil
 }
 
 func (e *Executor) removeMovedSource(landed journal.Entry, libRoot string) error {
 	if err := e.syncUpTo(filepath.Dir(landed.Dst), libRoot); err != nil {
-		return fmt.Errorf("complete move of %q: copy not durable, source kept: %w", landed.Src, err)
+		return fmt.Errorf("complete move of %s: copy not durable, source kept: %w", quote.Path(landed.Src), err)
 	}
 	rs := landed
 	rs.Action = journal.RemoveSource
@@ -462,7 +463,7 @@ func (e *Executor) removeMovedSource(landed journal.Entry, libRoot string) error
 		return err
 	}
 	if err := e.fs.Remove(landed.Src); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("complete move: remove source %q: %w", landed.Src, err)
+		return fmt.Errorf("complete move: remove source %s: %w", quote.Path(landed.Src), err)
 	}
 	e.markDirty(filepath.Dir(landed.Src))
 	if err := e.appendSynced(rs, journal.Done); err != nil {
@@ -490,7 +491,7 @@ func (e *Executor) appendSynced(entry journal.Entry, state journal.State) error 
 func (e *Executor) syncUpTo(dir, root string) error {
 	for d := dir; ; d = filepath.Dir(d) {
 		if err := e.fs.SyncDir(d); err != nil {
-			return fmt.Errorf("sync dir %q: %w", d, err)
+			return fmt.Errorf("sync dir %s: %w", quote.Path(d), err)
 		}
 		if d == root || d == filepath.Dir(d) || !within(root, d) {
 			return nil

@@ -19,6 +19,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // Op is one file to bring to its destination. It carries no journal
@@ -182,7 +183,7 @@ func (e *Executor) syncDirs(dirs []string) []error {
 	for _, d := range dirs {
 		// A directory removed since is no longer ours to make durable.
 		if err := e.fs.SyncDir(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("flush: sync dir %q: %w", d, err))
+			errs = append(errs, fmt.Errorf("flush: sync dir %s: %w", quote.Path(d), err))
 		}
 	}
 	return errs
@@ -217,7 +218,7 @@ func (e *Executor) syncFilesystems(dirs []string) error {
 func (e *Executor) syncChain(dir string) error {
 	for d := dir; ; d = filepath.Dir(d) {
 		if err := e.fs.SyncDir(d); err != nil {
-			return fmt.Errorf("sync dir %q: %w", d, err)
+			return fmt.Errorf("sync dir %s: %w", quote.Path(d), err)
 		}
 		parent := filepath.Dir(d)
 		if parent == d || !e.isDirty(parent) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 func TestParseModeRoundTrip(t *testing.T) {
@@ -282,7 +283,7 @@ func TestNoSpaceLeftFailsCleanly(t *testing.T) {
 			if !fsx.IsPermanent(res.Err) || !errors.Is(res.Err, syscall.ENOSPC) {
 				t.Errorf("err %v: want a permanent ENOSPC", res.Err)
 			}
-			prefix := fmt.Sprintf("copy %q to %q: ", src, dst)
+			prefix := fmt.Sprintf("copy %s to %s: ", quote.Path(src), quote.Path(dst))
 			if !strings.HasPrefix(res.Err.Error(), prefix) {
 				t.Errorf("error %q does not start with %q", res.Err, prefix)
 			}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
@@ -192,7 +193,7 @@ func hasJournals(dir string) (bool, error) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("read journals in %q: %w", dir, fsx.Bare(err))
+		return false, fmt.Errorf("read journals in %s: %w", quote.Path(dir), fsx.Bare(err))
 	}
 	for _, e := range entries {
 		if filepath.Ext(e.Name()) == journal.Ext {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // Undoing a run other than the newest is safe only when nothing done
@@ -123,8 +124,8 @@ func (h *history) independent(job, later []journal.Summary, extra map[string][]j
 			return err
 		}
 		if hit != "" {
-			return fmt.Errorf("%w: run %s (shoebox %s) came after it and touched %q; undo that run first (shoebox log lists the runs)",
-				ErrLaterRunDepends, run.Header.RunID, strings.Join(run.Header.Args, " "), hit)
+			return fmt.Errorf("%w: run %s (shoebox %s) came after it and touched %s; undo that run first (shoebox log lists the runs)",
+				ErrLaterRunDepends, run.Header.RunID, strings.Join(run.Header.Args, " "), quote.Path(hit))
 		}
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/digest"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
@@ -47,7 +48,7 @@ func recoverAll(ctx context.Context, dest string, fsys fsx.FS, dry bool) (Recove
 	found := map[string][]journal.Entry{}
 	dest, err := filepath.Abs(dest)
 	if err != nil {
-		return st, found, fmt.Errorf("recover %q: %w", dest, err)
+		return st, found, fmt.Errorf("recover %s: %w", quote.Path(dest), err)
 	}
 	h, err := loadHistory(journalDir(dest))
 	if err != nil {
@@ -101,7 +102,7 @@ type opKey struct {
 func (rc *recovery) run1() ([]journal.Entry, error) {
 	pending, err := rc.pendingIntents()
 	if err != nil {
-		rc.problem("could not read journal %q: %v", rc.run.Path, err)
+		rc.problem("could not read journal %s: %v", quote.Path(rc.run.Path), err)
 		return nil, nil
 	}
 	if err := rc.open(); err != nil {
@@ -358,7 +359,7 @@ func (rc *recovery) recoverMove(in journal.Entry) {
 		return
 	}
 	if err != nil {
-		rc.problem("check %q: %v", in.Src, err)
+		rc.problem("check %s: %v", quote.Path(in.Src), err)
 		return
 	}
 	var backup *journal.Entry
@@ -367,7 +368,7 @@ func (rc *recovery) recoverMove(in journal.Entry) {
 	}
 	res := rc.exec.CompleteMoveWithBackup(rc.ctx, in, rc.dest, backup)
 	if res.Err != nil {
-		rc.problem("could not finish moving %q to %q, both kept: %v", in.Src, in.Dst, res.Err)
+		rc.problem("could not finish moving %s to %s, both kept: %v", quote.Path(in.Src), quote.Path(in.Dst), res.Err)
 		return
 	}
 	done := res.Entry

@@ -9,6 +9,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/store"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
@@ -87,15 +88,15 @@ func undoRun(ctx context.Context, dest, runID string, opt Options) (Stats, error
 	}
 	dest, err := filepath.Abs(dest)
 	if err != nil {
-		return st, fmt.Errorf("undo %q: %w", dest, err)
+		return st, fmt.Errorf("undo %s: %w", quote.Path(dest), err)
 	}
 	dir := journalDir(dest)
 	if ok, err := hasJournals(dir); err != nil || !ok {
-		return st, errors.Join(err, fmt.Errorf("undo in %q: %w (no journal in %q)", dest, ErrNoJournal, dir))
+		return st, errors.Join(err, fmt.Errorf("undo in %s: %w (no journal in %s)", quote.Path(dest), ErrNoJournal, quote.Path(dir)))
 	}
 	unlock, err := store.Lock(filepath.Dir(dir))
 	if err != nil {
-		return st, fmt.Errorf("undo in %q: %w", dest, err)
+		return st, fmt.Errorf("undo in %s: %w", quote.Path(dest), err)
 	}
 	defer unlock()
 	return undoLocked(ctx, dest, runID, opt, st)
@@ -112,16 +113,16 @@ func undoLocked(ctx context.Context, dest, runID string, opt Options, st Stats) 
 		return st, err
 	}
 	if err := h.trustworthy(); err != nil {
-		return st, fmt.Errorf("undo in %q: %w", dest, err)
+		return st, fmt.Errorf("undo in %s: %w", quote.Path(dest), err)
 	}
 	job := h.job(found)
 	if runID != "" {
 		if job, err = h.named(runID, found); err != nil {
-			return st, fmt.Errorf("undo in %q: %w", dest, err)
+			return st, fmt.Errorf("undo in %s: %w", quote.Path(dest), err)
 		}
 	}
 	if len(job) == 0 {
-		return st, fmt.Errorf("undo in %q: %w", dest, ErrNothingToUndo)
+		return st, fmt.Errorf("undo in %s: %w", quote.Path(dest), ErrNothingToUndo)
 	}
 	for _, run := range job {
 		u := &undoer{ctx: ctx, dest: dest, opt: opt, st: &st, run: run}
