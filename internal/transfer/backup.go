@@ -61,11 +61,19 @@ func backupErr(b *run, err error) error {
 }
 
 // prepareBackup checks the backup's destination and creates its folder;
-// an identical file already there is kept as the backup.
-func (r *run) prepareBackup() error {
+// an identical file already there is kept as the backup. The folders on
+// the way are checked first, as for a file to be written there: a kept
+// file is one found in the backup folder, not behind a link put inside
+// it. And it must be another file than the source (src, as opened): the
+// source itself, reached through a hard link or a bind mount, is no
+// second copy, and a move would remove it.
+func (r *run) prepareBackup(src os.FileInfo) error {
 	b := r.bak
 	if b == nil {
 		return nil
+	}
+	if err := b.ensureDir(filepath.Dir(b.op.Dst)); err != nil {
+		return backupErr(b, err)
 	}
 	fi, err := r.e.fs.Lstat(b.op.Dst)
 	switch {
@@ -74,6 +82,8 @@ func (r *run) prepareBackup() error {
 		return backupErr(b, fmt.Errorf("check destination: %w", err))
 	case !fi.Mode().IsRegular() || fi.Size() != r.op.Size:
 		return backupErr(b, ErrBackupTaken)
+	case os.SameFile(fi, src):
+		return backupErr(b, fmt.Errorf("%w: it is the source file itself (a hard link or a mount of it), not a copy", ErrBackupTaken))
 	default:
 		same, err := digest.Equal(r.e.fs, r.op.Src, b.op.Dst)
 		if err != nil {
@@ -86,9 +96,6 @@ func (r *run) prepareBackup() error {
 		r.res.BackupKept = true
 		r.res.Backup = b.op.Dst
 		return nil
-	}
-	if err := b.ensureDir(filepath.Dir(b.op.Dst)); err != nil {
-		return backupErr(b, err)
 	}
 	if !r.e.dryRun {
 		b.seq = r.e.journalSeq()

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
@@ -308,4 +309,50 @@ func TestBackupReflinkLandsBoth(t *testing.T) {
 	assertAbsent(t, o2.Dst)
 	assertAbsent(t, o2.Backup)
 	assertNoTemps(t, filepath.Dir(f.lib))
+}
+
+// An identical file already in the backup folder is kept as the backup
+// only if it is a copy there: not the source itself, reached through a
+// link to the card's folder put inside the backup folder, or through a
+// hard link (or bind mount) of the source. Kept so, a move would remove
+// the source, leaving its only copy in the library while reporting a
+// backup. The file fails instead, and its source stays.
+func TestBackupKeptOnlyWhenItIsAnotherFile(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		make func(t *testing.T, src, bak string)
+		want error
+	}{
+		{"folder linked to the source's", func(t *testing.T, src, bak string) {
+			if err := os.MkdirAll(filepath.Join(bak, "2019"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			fsxtest.Symlink(t, filepath.Dir(src), filepath.Join(bak, "2019", "07"))
+		}, ErrLinkInLibrary},
+		{"hard link of the source", func(t *testing.T, src, bak string) {
+			if err := os.MkdirAll(filepath.Join(bak, "2019", "07"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Link(src, filepath.Join(bak, "2019", "07", "a.jpg")); err != nil {
+				t.Skipf("hard links: %v", err)
+			}
+		}, ErrBackupTaken},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, mode := range []Mode{Move, Copy} {
+				f := newFixture(t)
+				bak := filepath.Join(filepath.Dir(f.lib), "bak")
+				content := strings.Repeat("photo", 1000)
+				o := op(t, mode, f.file("a.jpg", content), filepath.Join(f.lib, "2019", "07", "a.jpg"))
+				o.Backup = filepath.Join(bak, "2019", "07", "a.jpg")
+				tc.make(t, o.Src, bak)
+				res := New(Options{Library: f.lib, Backup: bak}).Do(context.Background(), o)
+				if res.Err == nil || !errors.Is(res.Err, tc.want) || res.BackupKept {
+					t.Fatalf("%s: the source itself taken for its backup: err %v, kept %v", mode, res.Err, res.BackupKept)
+				}
+				assertContent(t, o.Src, content)
+				assertAbsent(t, o.Dst)
+			}
+		})
+	}
 }

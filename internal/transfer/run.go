@@ -126,7 +126,7 @@ func (r *run) stageCopies(reflink bool) (os.FileInfo, error) {
 	if err := r.prepareDst(); err != nil {
 		return nil, err
 	}
-	if err := r.prepareBackup(); err != nil {
+	if err := r.prepareBackup(info); err != nil {
 		return nil, err
 	}
 	if r.e.dryRun {
