@@ -392,6 +392,9 @@ func (r *Run) markContent(prefix []byte, keep member, w opWriter) error {
 		if err != nil || m.copy.InLibrary || m.seq == keep.seq {
 			return err
 		}
+		if keep.copy.InLibrary && r.selfCopy(m.copy.Path, keep.copy.Path) {
+			return nil // not in the library: it is imported (or fails on the link)
+		}
 		e.reset()
 		e.s(keep.copy.Path)
 		e.bool(keep.copy.InLibrary)

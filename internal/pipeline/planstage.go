@@ -649,7 +649,7 @@ func (r *Run) sameContent(src, other string) bool {
 		}
 	}
 	if r.sameFile(src, other) {
-		return true
+		return !r.selfCopy(src, other)
 	}
 	eq, err := digest.Equal(r.cfg.FS, src, other)
 	return err == nil && eq
@@ -660,6 +660,21 @@ func (r *Run) sameFile(a, b string) bool {
 	ia, errA := r.cfg.FS.Stat(a)
 	ib, errB := r.cfg.FS.Stat(b)
 	return errA == nil && errB == nil && ia.Mode().IsRegular() && os.SameFile(ia, ib)
+}
+
+// selfCopy reports whether the library file lib is the source src itself,
+// one directory entry reached through a link put in the library in place
+// of a folder (or a bind mount): it holds no copy of src, and taking it
+// for one would leave the photo's only bytes in the source. A hard link
+// (hardlink mode's copy) is another entry and a copy; so is the source
+// at its own place, a library folder sorted anew.
+func (r *Run) selfCopy(src, lib string) bool {
+	if filepath.Clean(src) == filepath.Clean(lib) {
+		return false
+	}
+	is, errS := r.cfg.FS.Stat(src)
+	il, errL := r.cfg.FS.Stat(lib)
+	return errS == nil && errL == nil && fsx.OneEntry(r.cfg.FS.Stat, src, is, lib, il)
 }
 
 // splitName splits a base name into stem and extension, keeping a leading

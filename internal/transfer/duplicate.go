@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/digest"
@@ -112,16 +111,7 @@ func (d *dupRemoval) lstatRegular(path, what string) (os.FileInfo, error) {
 // name): removing "the duplicate" would then remove the kept file itself.
 // Two hard links to one inode are two entries, and removing one is safe.
 func (d *dupRemoval) checkTwoEntries() error {
-	if !os.SameFile(d.dupInfo, d.keptInfo) {
-		return nil
-	}
-	oneEntry := nlink(d.kept(), d.keptInfo) < 2
-	if !oneEntry && strings.EqualFold(filepath.Base(d.dup()), filepath.Base(d.kept())) {
-		da, errA := d.e.fs.Stat(filepath.Dir(d.dup()))
-		db, errB := d.e.fs.Stat(filepath.Dir(d.kept()))
-		oneEntry = errA != nil || errB != nil || os.SameFile(da, db)
-	}
-	if oneEntry {
+	if fsx.OneEntry(d.e.fs.Stat, d.dup(), d.dupInfo, d.kept(), d.keptInfo) {
 		return fmt.Errorf("it is the kept copy %s itself, reached through another path: %w", quote.Path(d.kept()), ErrLeftInPlace)
 	}
 	return nil

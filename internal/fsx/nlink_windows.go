@@ -1,20 +1,18 @@
-package transfer
+package fsx
 
 import (
 	"os"
 
 	"golang.org/x/sys/windows"
-
-	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
-// nlink is the link count of the file at path (GetFileInformationByHandle:
+// Nlink is the link count of the file at path (GetFileInformationByHandle:
 // os.FileInfo carries none on Windows), read only if path still names the
 // file fi describes (same volume and file index). Anything unknown is 1:
 // two names of one file are then taken for one entry, which refuses a
 // duplicate removal rather than risks the only copy.
-func nlink(path string, fi os.FileInfo) uint64 {
-	p, err := windows.UTF16PtrFromString(fsx.LongPath(path))
+func Nlink(path string, fi os.FileInfo) uint64 {
+	p, err := windows.UTF16PtrFromString(LongPath(path))
 	if err != nil {
 		return 1
 	}
@@ -30,7 +28,7 @@ func nlink(path string, fi os.FileInfo) uint64 {
 	if windows.GetFileInformationByHandle(h, &info) != nil {
 		return 1
 	}
-	dev, ino := fsx.DevIno(fi)
+	dev, ino := DevIno(fi)
 	if dev == 0 || dev != uint64(info.VolumeSerialNumber) || ino != uint64(info.FileIndexHigh)<<32|uint64(info.FileIndexLow) {
 		return 1
 	}

@@ -1,14 +1,14 @@
 //go:build unix
 
-package transfer
+package fsx
 
 import (
 	"os"
 	"syscall"
 )
 
-// nlink is the file's link count.
-func nlink(_ string, fi os.FileInfo) uint64 {
+// Nlink is the file's link count.
+func Nlink(_ string, fi os.FileInfo) uint64 {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		return uint64(st.Nlink)
 	}
