@@ -10,6 +10,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/config"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // flagKeys maps each sort flag (long or short spelling) to its config key.
@@ -119,11 +120,11 @@ func checkConfiguredBackup(f sortFlags) error {
 	fi, err := os.Stat(f.backup)
 	switch {
 	case errors.Is(err, iofs.ErrNotExist):
-		return usagef("backup folder %q (set in %s) is not there: is its drive connected? Connect it, or run with --no-backup to import without the second copy this time", f.backup, shown(f.backupFrom))
+		return usagef("backup folder %s (set in %s) is not there: is its drive connected? Connect it, or run with --no-backup to import without the second copy this time", quote.Path(f.backup), shown(f.backupFrom))
 	case err != nil:
-		return usagef("backup folder %q (set in %s): %s", f.backup, shown(f.backupFrom), fsx.Bare(err))
+		return usagef("backup folder %s (set in %s): %s", quote.Path(f.backup), shown(f.backupFrom), fsx.Bare(err))
 	case !fi.IsDir():
-		return usagef("backup folder %q (set in %s) is not a folder", f.backup, shown(f.backupFrom))
+		return usagef("backup folder %s (set in %s) is not a folder", quote.Path(f.backup), shown(f.backupFrom))
 	}
 	return nil
 }

@@ -195,7 +195,7 @@ func (s Settings) check(path string, doc []byte) error {
 		return bad("video_tz", `video_tz must name a zone ("local", "UTC", "Europe/Berlin", "+02:00"), not be empty`)
 	}
 	if s.Backup != nil && !filepath.IsAbs(*s.Backup) {
-		return bad("backup", fmt.Sprintf("backup %q must be an absolute path (a folder on the backup drive, such as /media/backup/Photos)", *s.Backup))
+		return bad("backup", fmt.Sprintf("backup %s must be an absolute path (a folder on the backup drive, such as /media/backup/Photos)", quote.Path(*s.Backup)))
 	}
 	if s.TZ != nil && strings.TrimSpace(*s.TZ) == "" {
 		return bad("tz", `tz must name the zone the camera's clock was set to ("Europe/Berlin", "UTC", "+02:00"), not be empty; leave it out to assume none`)

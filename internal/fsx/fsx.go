@@ -11,6 +11,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // File is the subset of *os.File that shoebox uses. *os.File satisfies it.
@@ -120,9 +122,9 @@ func (osFS) Clone(dst, src File) error {
 		return nil
 	}
 	if cloneUnsupported(err) {
-		return fmt.Errorf("clone %q to %q: %w (%w)", src.Name(), dst.Name(), errors.ErrUnsupported, err)
+		return fmt.Errorf("clone %s to %s: %w (%w)", quote.Path(src.Name()), quote.Path(dst.Name()), errors.ErrUnsupported, err)
 	}
-	return fmt.Errorf("clone %q to %q: %w", src.Name(), dst.Name(), err)
+	return fmt.Errorf("clone %s to %s: %w", quote.Path(src.Name()), quote.Path(dst.Name()), err)
 }
 
 // cloneUnsupported covers every way the system says "no reflink here":

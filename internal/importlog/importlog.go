@@ -30,6 +30,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/record"
 	"github.com/shoebox-photos/shoebox/internal/store"
 )
@@ -344,7 +345,7 @@ func Open(stateDir string, warn func(string)) (*Log, error) {
 		return nil, fmt.Errorf("open import history: %w", err)
 	}
 	if why := st.Discarded(); why != nil && warn != nil {
-		warn(fmt.Sprintf("the library's import history %q could not be opened (%v): it was started anew, so files imported before are recognised by their content only", dir, why))
+		warn(fmt.Sprintf("the library's import history %s could not be opened (%v): it was started anew, so files imported before are recognised by their content only", quote.Path(dir), why))
 	}
 	return &Log{st: st, dir: dir}, nil
 }
@@ -473,7 +474,7 @@ func (l *Log) Forget(paths func(yield func(string) bool)) (int, error) {
 		err = ferr
 	}
 	if err != nil {
-		return n, fmt.Errorf("forget imports in the import history %q: %w", l.dir, err)
+		return n, fmt.Errorf("forget imports in the import history %s: %w", quote.Path(l.dir), err)
 	}
 	return n, nil
 }
