@@ -18,10 +18,16 @@ type hashIndex struct {
 	st *store.Store
 	mu sync.Mutex // guards w: dedup hashes on several workers
 	w  *store.Writer
+	// byPlace: the library's filesystem numbers inodes afresh (sshfs,
+	// FAT, SMB), so a stamp's device and inode prove nothing there; the
+	// path, size, mtime and change time must still hold, as for the
+	// import history's library copies (importlog.Entry.CheckByPlace).
+	byPlace bool
 }
 
-func newHashIndex(st *store.Store) *hashIndex {
-	return &hashIndex{st: st, w: st.Writer(writeBatch)}
+// newHashIndex opens the hash cache of the library at dest.
+func newHashIndex(st *store.Store, dest string) *hashIndex {
+	return &hashIndex{st: st, w: st.Writer(writeBatch), byPlace: renumbersInodes(dest)}
 }
 
 // stamp is what a cached hash is valid for. Size and mtime alone (rsync's
@@ -62,6 +68,9 @@ func (h *hashIndex) lookup(path string, s stamp) (sum digest.Sum, ok bool) {
 	got := stamp{size: d.i(), mod: d.i()}
 	raw := d.s()
 	got.ctime, got.dev, got.ino = d.i(), d.u(), d.u()
+	if h.byPlace {
+		got.dev, got.ino = s.dev, s.ino
+	}
 	if d.Err() != nil || got != s || len(raw) != len(sum) {
 		return sum, false
 	}

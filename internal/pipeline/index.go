@@ -52,7 +52,7 @@ func Index(ctx context.Context, dest string, workers int, events func(Event)) (I
 		return st, err
 	}
 	defer idx.Close()
-	hashes := newHashIndex(idx)
+	hashes := newHashIndex(idx, dest)
 	sumOf := func(f scan.File, _ string) ([]byte, error) {
 		st.Files++
 		sum, fresh, err := hashes.sum(fsx.OS, f, true)

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/shoebox-photos/shoebox/internal/digest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -320,4 +321,54 @@ func damageRecord(t *testing.T, lib, src, how string) {
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// On a library that numbers inodes afresh the hash cache ignores a
+// stamp's device and inode, and nothing else: a copy changed in place
+// with its size and mtime kept still has another change time.
+func TestHashIndexByPlaceIgnoresOnlyTheNumbers(t *testing.T) {
+	st, err := openLibraryIndex(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	h := newHashIndex(st, t.TempDir())
+	recorded := stamp{size: 10, mod: 20, ctime: 30, dev: 40, ino: 50}
+	var sum digest.Sum
+	sum[0] = 7
+	if err := h.w.Put([]byte("h/x.jpg"), recorded.encode(sum)); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.flush(); err != nil {
+		t.Fatal(err)
+	}
+	renumbered := recorded
+	renumbered.dev, renumbered.ino = 41, 51
+	rewritten := renumbered
+	rewritten.ctime++
+	for _, c := range []struct {
+		name          string
+		s             stamp
+		exact, byPlac bool
+	}{
+		{"as recorded", recorded, true, true},
+		{"renumbered", renumbered, false, true},
+		{"another change time", rewritten, false, false},
+	} {
+		for _, byPlace := range []bool{false, true} {
+			h.byPlace = byPlace
+			_, ok := h.lookup("x.jpg", c.s)
+			if want := map[bool]bool{false: c.exact, true: c.byPlac}[byPlace]; ok != want {
+				t.Errorf("%s, byPlace %v: found %v, want %v", c.name, byPlace, ok, want)
+			}
+		}
+	}
+}
+
+// The trust test of the hash cache, on a library taken to renumber its
+// inodes: a copy rewritten with its size and mtime put back is still not
+// the file it hashed.
+func TestHashIndexByPlaceStillSeesACopyChangedWithSizeAndMtimeKept(t *testing.T) {
+	onRenumberingFS(t, true)
+	TestHashIndexDoesNotTrustAFileChangedWithSizeAndMtimeKept(t)
 }

@@ -323,7 +323,7 @@ func (r *Run) openStores() error {
 		if err != nil {
 			return err
 		}
-		r.hashes, r.index = h, newHashIndex(h)
+		r.hashes, r.index = h, newHashIndex(h, r.dest)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -74,6 +75,47 @@ func TestRealSSHFSRerunRecognisesRenumberedFiles(t *testing.T) {
 		t.Errorf("the re-run read %d bytes through sshfs, over the one grown photo's %d", read, size)
 	}
 	t.Logf("re-run after a remount read %d bytes for %d photos of %d bytes", read, n, size)
+}
+
+// The library's hash cache on a real sshfs mount: `shoebox index` run
+// again after a remount, which numbers every file afresh, reads no file
+// it hashed before; a file rewritten on the server since is hashed again.
+func TestRealSSHFSIndexKeepsHashesAcrossARemount(t *testing.T) {
+	server := sftpServer(t)
+	root := t.TempDir()
+	export, mnt := filepath.Join(root, "export"), filepath.Join(root, "mnt")
+	for _, d := range []string{export, mnt} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const n = 6
+	_, files := cardOf(t, filepath.Join(export, "lib"), n, 64<<10)
+	unmount := mountSSHFS(t, server, export, mnt)
+	lib := filepath.Join(mnt, "lib")
+	if st, err := Index(context.Background(), lib, 2, nil); err != nil || st.Hashed != n {
+		t.Fatalf("first index on sshfs: %+v, %v", st, err)
+	}
+	probe := filepath.Join(lib, "card/DCIM/IMG_000.JPG")
+	before := inodeOf(t, probe)
+	unmount()
+	mountSSHFS(t, server, export, mnt)
+	// Look the state folder up first, so the photos cannot come back
+	// under the numbers they had by the same order of lookups.
+	if err := filepath.WalkDir(StateDir(lib), func(string, fs.DirEntry, error) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if after := inodeOf(t, probe); after == before {
+		t.Fatalf("%s kept inode %d across a remount: this test proves nothing here", probe, before)
+	}
+	grown := filepath.Join(export, "lib/card/DCIM/IMG_002.JPG") // rewritten on the server's side
+	if err := os.WriteFile(grown, append(files["DCIM/IMG_002.JPG"], 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Index(context.Background(), lib, 2, nil)
+	if err != nil || st.Hashed != 1 || st.Reused != n-1 {
+		t.Errorf("index after a remount: %+v, %v: want the grown file hashed, the other %d reused unread", st, err, n-1)
+	}
 }
 
 // sftpServer is the path of OpenSSH's sftp-server, or skips the test.
