@@ -662,19 +662,34 @@ func (r *Run) sameFile(a, b string) bool {
 	return errA == nil && errB == nil && ia.Mode().IsRegular() && os.SameFile(ia, ib)
 }
 
-// selfCopy reports whether the library file lib is the source src itself,
-// one directory entry reached through a link put in the library in place
-// of a folder (or a bind mount): it holds no copy of src, and taking it
-// for one would leave the photo's only bytes in the source. A hard link
-// (hardlink mode's copy) is another entry and a copy; so is the source
-// at its own place, a library folder sorted anew.
+// selfCopy reports whether the library file lib is the source src itself
+// held outside the library: one directory entry whose folder, links
+// resolved, is not in the library, reached through a link put in the
+// library in place of a folder. It holds no copy of src, and taking it for
+// one would leave the photo's only bytes in the source. A hard link
+// (hardlink mode's copy) is another entry and a copy; the library's own
+// file, sorted again as a source (by its own path, or through a link to
+// a library folder), is in the library already.
 func (r *Run) selfCopy(src, lib string) bool {
 	if filepath.Clean(src) == filepath.Clean(lib) {
 		return false
 	}
 	is, errS := r.cfg.FS.Stat(src)
 	il, errL := r.cfg.FS.Stat(lib)
-	return errS == nil && errL == nil && fsx.OneEntry(r.cfg.FS.Stat, src, is, lib, il)
+	return errS == nil && errL == nil && fsx.OneEntry(r.cfg.FS.Stat, src, is, lib, il) && !r.reallyInLibrary(lib)
+}
+
+// reallyInLibrary reports whether p's folder, every link resolved, is
+// the library's folder or inside it (its links resolved too). What cannot
+// be resolved is not.
+func (r *Run) reallyInLibrary(p string) bool {
+	dir, errD := filepath.EvalSymlinks(filepath.Dir(p))
+	root, errR := filepath.EvalSymlinks(r.dest)
+	if errD != nil || errR != nil {
+		return false
+	}
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && filepath.IsLocal(rel) || rel == "."
 }
 
 // splitName splits a base name into stem and extension, keeping a leading

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // A library file that is the source itself, reached through a link put
@@ -44,5 +45,26 @@ func TestLibraryFileThatIsTheSourceItselfIsNoCopy(t *testing.T) {
 				t.Errorf("the source was neither imported nor failed: %+v", sum)
 			}
 		})
+	}
+}
+
+// A library folder sorted again through a link to it (a source that is
+// the library under another name) holds its files in the library: each
+// is already there, not renamed beside itself (a move would have renamed
+// the library's own file to -1).
+func TestLibraryFolderSortedThroughALinkIsAlreadyThere(t *testing.T) {
+	root := t.TempDir()
+	card, lib, alias := filepath.Join(root, "card"), filepath.Join(root, "lib"), filepath.Join(root, "alias")
+	tree(t, card, map[string][]byte{"DCIM/IMG_0001.JPG": photo(2019, 7, 4, 10, "a")})
+	if sum, _ := sortTree(t, []string{card}, lib); sum.Transferred != 1 {
+		t.Fatalf("first sort: %+v", sum)
+	}
+	fsxtest.Symlink(t, filepath.Join(lib, "2019"), alias)
+	sum, _ := sortTree(t, []string{alias}, lib, func(c *Config) { c.Mode = transfer.Move })
+	if sum.Identical != 1 || sum.Transferred != 0 {
+		t.Errorf("the library's own file, sorted through a link, was not already there: %+v", sum)
+	}
+	if _, err := os.Stat(filepath.Join(lib, "2019", "2019-07-04", "IMG_0001.JPG")); err != nil {
+		t.Errorf("the library's file moved: %v", err)
 	}
 }
