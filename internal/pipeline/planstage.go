@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -466,7 +467,7 @@ func (r *Run) resolveDir(dir string, batch []planned, w opWriter) error {
 		if p.Present && op.Action != plan.SkipIdentical {
 			// Counted as already in the library by admit; its sidecars follow
 			// it only while it is still the identical file dedup found.
-			r.leaveCompanions(p, "its photo's copy in the library changed since it was compared: left in place")
+			r.leavePresentCompanions(full, p, existing)
 			continue
 		}
 		for i, c := range op.Companions {
@@ -487,6 +488,39 @@ func (r *Run) resolveDir(dir string, batch []planned, w opWriter) error {
 		}
 	}
 	return nil
+}
+
+// leavePresentCompanions reports the companions of a photo already in the
+// library that cannot join its copy. Mostly a different file holds a
+// companion's name beside the copy (the sidecar imported with it, since
+// edited at the source): that is said with a warning naming both, since
+// the source's version exists nowhere else. Otherwise the photo's copy
+// itself changed since dedup compared it.
+func (r *Run) leavePresentCompanions(dir string, p planned, existing []plan.Existing) {
+	taken := make([]string, len(p.Companions)) // the different file holding each one's name
+	first := ""
+	for i, c := range p.Companions {
+		name := layout.FoldKey(plan.CompanionName(p.Name, c.Suffix))
+		for _, e := range existing {
+			if layout.FoldKey(e.Name) == name && (e.Dir || e.Size != c.Size || !r.sameContent(c.Src, filepath.Join(dir, e.Name))) {
+				taken[i] = filepath.Join(dir, e.Name)
+				first = cmp.Or(first, taken[i])
+			}
+		}
+	}
+	if first == "" {
+		r.leaveCompanions(p, "its photo's copy in the library changed since it was compared: left in place")
+		return
+	}
+	for i, c := range p.Companions {
+		why := fmt.Sprintf("left in place: a different file has its name beside its photo's copy in the library, %s (compare them; move it there by hand if it is the newer one)", quote.Path(taken[i]))
+		if taken[i] == "" {
+			why = fmt.Sprintf("left in place with its photo's other companion, whose name a different file has beside the photo's copy in the library, %s", quote.Path(first))
+		}
+		r.sum.Ignored++
+		r.emit(Event{Type: "op", Outcome: OutIgnored, Src: c.Src, Size: c.Size, Reason: why})
+		r.emit(Event{Type: "warning", Stage: "plan", Src: c.Src, Reason: quote.Path(c.Src) + ": " + why})
+	}
 }
 
 // leaveCompanions reports p's companions as left in place.

@@ -165,6 +165,13 @@ func tryCounter(it Item, stem, ext string, n int, taken map[string]claim, same S
 	return op, true
 }
 
+// CompanionName is the name a companion with suffix takes beside a file
+// named name, at no counter (the name Resolve tries first).
+func CompanionName(name, suffix string) string {
+	stem, _ := splitExt(name)
+	return layout.SafeName(stem + suffix)
+}
+
 // fits says whether src may take name: free (Transfer) or holding the same
 // bytes already (SkipIdentical, with the name as found).
 func fits(name, src string, size int64, taken map[string]claim, same Same) (Action, string, bool) {
