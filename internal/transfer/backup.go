@@ -352,10 +352,16 @@ func (r *run) moveWithBackup() error {
 
 // syncBoth makes the library copy's and the backup copy's folders durable
 // (an identical backup found in place too: a killed run may have renamed
-// it there without syncing its folder).
+// it there without syncing its folder), and a backup found in place its
+// data as well: one copied there by hand may still be in the page cache.
 func (r *run) syncBoth() error {
 	if err := r.e.syncChain(filepath.Dir(r.op.Dst)); err != nil {
 		return err
+	}
+	if r.bak.kept {
+		if err := r.e.syncFile(r.bak.op.Dst); err != nil {
+			return backupErr(r.bak, err)
+		}
 	}
 	if err := r.e.syncChain(filepath.Dir(r.bak.op.Dst)); err != nil {
 		return backupErr(r.bak, err)

@@ -356,3 +356,24 @@ func TestBackupKeptOnlyWhenItIsAnotherFile(t *testing.T) {
 		})
 	}
 }
+
+// A move whose backup copy is kept (an identical file already at its
+// path: a killed run's, or one put there by hand) removes the source only
+// once that file is durable too: its data fsynced like a copy's temp, not
+// only its folder. A file copied there a moment ago may still be in the
+// page cache; a power cut after the removal would lose it.
+func TestBackupMoveKeptBackupIsMadeDurableFirst(t *testing.T) {
+	f := newFixture(t)
+	bak := filepath.Join(filepath.Dir(f.lib), "bak")
+	content := strings.Repeat("x", 5000)
+	o := op(t, Move, f.file("a.jpg", content), filepath.Join(f.lib, "a.jpg"))
+	o.Backup = filepath.Join(bak, "a.jpg")
+	writeSource(t, o.Backup, content)
+	rule := fsx.Rule{Op: "sync", Path: o.Backup, Err: syscall.EIO}
+	res := New(Options{FS: fsx.NewFaults(fsx.OS).Add(rule), Library: f.lib, Backup: bak}).Do(context.Background(), o)
+	if res.Err == nil || !strings.Contains(res.Err.Error(), "backup copy") {
+		t.Fatalf("want the move failed on the kept backup's fsync, got %v", res.Err)
+	}
+	assertContent(t, o.Src, content)
+	assertContent(t, o.Backup, content)
+}

@@ -183,6 +183,14 @@ func (d *dupRemoval) journalFinal(cause error) error {
 // root, so that the file survives a crash right after its only other copy
 // is removed.
 func (e *Executor) makeDurable(path, root string) error {
+	if err := e.syncFile(path); err != nil {
+		return err
+	}
+	return e.syncUpTo(filepath.Dir(path), root)
+}
+
+// syncFile fsyncs a file's data (where the filesystem can).
+func (e *Executor) syncFile(path string) error {
 	f, err := e.fs.Open(path)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", quote.Path(path), fsx.Bare(err))
@@ -194,7 +202,7 @@ func (e *Executor) makeDurable(path, root string) error {
 	if err != nil && !fsx.SyncUnsupported(err) {
 		return fmt.Errorf("fsync %s: %w", quote.Path(path), err)
 	}
-	return e.syncUpTo(filepath.Dir(path), root)
+	return nil
 }
 
 // restoreDuplicate reverses a RemoveDuplicate: the kept library file is

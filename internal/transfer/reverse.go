@@ -412,7 +412,7 @@ func (e *Executor) CompleteMoveWithBackup(ctx context.Context, intent journal.En
 }
 
 // checkBackupLanded: the backup copy of a half-done move is in place,
-// identical to the source, and its folders are durable.
+// identical to the source, and it and its folders are durable.
 func (e *Executor) checkBackupLanded(backup journal.Entry) error {
 	if _, err := e.checkLanded(backup); err != nil {
 		return fmt.Errorf("its backup copy is not in place: %w", err)
@@ -420,7 +420,7 @@ func (e *Executor) checkBackupLanded(backup journal.Entry) error {
 	if e.dryRun {
 		return nil
 	}
-	if err := e.syncUpTo(filepath.Dir(backup.Dst), string(filepath.Separator)); err != nil {
+	if err := e.makeDurable(backup.Dst, string(filepath.Separator)); err != nil {
 		return fmt.Errorf("its backup copy %s is not durable: %w", quote.Path(backup.Dst), err)
 	}
 	return nil
