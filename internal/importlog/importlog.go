@@ -171,7 +171,7 @@ func (e Entry) check(lib string, byPlace bool) State {
 	// Where the platform gives no identity both sides are zero and size
 	// and mtime decide; an entry of version 1 (zero) on a platform that
 	// gives one is Unsure.
-	dev, ino, ctime := Identity(info)
+	dev, ino, ctime := Identity(p, info)
 	if byPlace {
 		dev, ino = e.LibDev, e.LibIno
 	}
@@ -193,7 +193,7 @@ func (e Entry) sameLibrary(lib string) bool {
 	if err != nil {
 		return false
 	}
-	dev, ino, _ := Identity(info)
+	dev, ino, _ := Identity(lib, info)
 	switch {
 	case e.RootDev != 0 || e.RootIno != 0:
 		return dev == e.RootDev && ino == e.RootIno
@@ -432,8 +432,9 @@ const recordBatch = 4096
 // Recorder returns a writer of entries; call Commit to make them durable.
 func (l *Log) Recorder() *Recorder {
 	r := &Recorder{w: l.st.Writer(recordBatch)}
-	if info, err := os.Stat(filepath.Dir(filepath.Dir(l.dir))); err == nil { // LIB/.shoebox/imports
-		r.rootDev, r.rootIno, _ = Identity(info)
+	lib := filepath.Dir(filepath.Dir(l.dir)) // LIB/.shoebox/imports
+	if info, err := os.Stat(lib); err == nil {
+		r.rootDev, r.rootIno, _ = Identity(lib, info)
 	}
 	return r
 }

@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package importlog
 
@@ -7,4 +7,4 @@ import "io/fs"
 // Identity is zero where the platform gives no inode and change time:
 // Check then calls a copy with the recorded size and mtime Unsure, and
 // its source is compared by content.
-func Identity(fs.FileInfo) (dev, ino uint64, ctime int64) { return 0, 0, 0 }
+func Identity(string, fs.FileInfo) (dev, ino uint64, ctime int64) { return 0, 0, 0 }

@@ -8,8 +8,9 @@ import (
 )
 
 // Identity is a file's device, inode and change time (unix nanoseconds),
-// as Check compares them.
-func Identity(info fs.FileInfo) (dev, ino uint64, ctime int64) {
+// as Check compares them, from info, path's stat (the path is for
+// platforms whose stat lacks them).
+func Identity(_ string, info fs.FileInfo) (dev, ino uint64, ctime int64) {
 	st, ok := info.Sys().(*syscall.Stat_t)
 	if !ok {
 		return 0, 0, 0

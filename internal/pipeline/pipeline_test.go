@@ -284,7 +284,7 @@ func TestDuplicatesAcrossSourcesAndLibrary(t *testing.T) {
 	}
 	found := false
 	for _, ev := range rec.events {
-		if ev.Outcome == OutIdentical && strings.HasSuffix(ev.Src, "from-lib.jpg") && strings.HasSuffix(ev.SameAs, "2010/kept.jpg") {
+		if ev.Outcome == OutIdentical && strings.HasSuffix(ev.Src, "from-lib.jpg") && strings.HasSuffix(ev.SameAs, filepath.Join("2010", "kept.jpg")) {
 			found = true
 		}
 	}

@@ -302,7 +302,7 @@ func (r *Run) rememberImport(src importSource, libPath string, link, durable boo
 	if err != nil || !filepath.IsLocal(rel) {
 		return
 	}
-	libDev, libIno, libCTime := importlog.Identity(info)
+	libDev, libIno, libCTime := importlog.Identity(libPath, info)
 	srcCTime := ctimeNanos(src.ctime)
 	if libDev == src.dev && libIno == src.ino {
 		// A hard link (--mode hardlink): one inode under two names, whose

@@ -306,7 +306,7 @@ func TestSameSourceAndCheckRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	info, _ := os.Stat(p)
-	dev, ino, ctime := importlog.Identity(info)
+	dev, ino, ctime := importlog.Identity(p, info)
 	ok := importlog.Entry{Path: "x.jpg", LibSize: 3, LibModTime: info.ModTime().UnixNano(), LibDev: dev, LibIno: ino, LibCTime: ctime}
 	old := ok
 	old.LibDev, old.LibIno, old.LibCTime = 0, 0, 0 // an entry of version 1

@@ -197,7 +197,7 @@ func TestCheckByPlaceIgnoresOnlyTheCopysNumbers(t *testing.T) {
 		t.Fatal(err)
 	}
 	info, _ := os.Stat(p)
-	dev, ino, ctime := importlog.Identity(info)
+	dev, ino, ctime := importlog.Identity(p, info)
 	ok := importlog.Entry{Path: "x.jpg", LibSize: 3, LibModTime: info.ModTime().UnixNano(), LibDev: dev, LibIno: ino, LibCTime: ctime}
 	renumbered := ok
 	renumbered.LibDev, renumbered.LibIno = dev+1, ino+1
@@ -299,7 +299,7 @@ func damageRecord(t *testing.T, lib, src, how string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dev, ino, _ := importlog.Identity(info)
+	dev, ino, _ := importlog.Identity(src, info)
 	st, err := store.Open(importlog.Dir(StateDir(lib)), store.Options{})
 	if err != nil {
 		t.Fatal(err)

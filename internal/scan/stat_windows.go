@@ -4,8 +4,8 @@ import (
 	"io/fs"
 	"os"
 	"time"
-	"unsafe"
 
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"golang.org/x/sys/windows"
 )
 
@@ -69,25 +69,16 @@ func statAt(_ *os.File, path, _ string, follow bool) (entryStat, error) {
 	return byHandle(h, mode)
 }
 
-// fileBasicInfo is FILE_BASIC_INFO (x/sys/windows has the class, not the
-// struct); its times are FILETIMEs.
-type fileBasicInfo struct {
-	CreationTime, LastAccessTime, LastWriteTime, ChangeTime windows.Filetime
-	FileAttributes                                          uint32
-	_                                                       uint32
-}
-
 func byHandle(h windows.Handle, mode fs.FileMode) (entryStat, error) {
 	var d windows.ByHandleFileInformation
 	if err := windows.GetFileInformationByHandle(h, &d); err != nil {
 		return entryStat{}, err
 	}
-	// The change time is in FILE_BASIC_INFO only; a filesystem that does
-	// not answer it leaves it zero, as on a platform without one.
-	var b fileBasicInfo
+	// A filesystem that gives no change time leaves it zero, as on a
+	// platform without one.
 	var ctime time.Time
-	if windows.GetFileInformationByHandleEx(h, windows.FileBasicInfo, (*byte)(unsafe.Pointer(&b)), uint32(unsafe.Sizeof(b))) == nil && b.ChangeTime.Nanoseconds() > 0 {
-		ctime = time.Unix(0, b.ChangeTime.Nanoseconds())
+	if ns := fsx.ChangeTimeOf(h); ns > 0 {
+		ctime = time.Unix(0, ns)
 	}
 	return entryStat{
 		mode:  mode.Type(),
