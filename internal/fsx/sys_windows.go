@@ -414,9 +414,10 @@ func ChangeTimeOf(h windows.Handle) int64 {
 }
 
 // ChangeTime is ChangeTimeOf the file or folder at path, opened for its
-// attributes only (following a final link), zero when it cannot be opened.
+// attributes only (following a final link; a path past MAX_PATH in its
+// \\?\ form, as every other open of fsx), zero when it cannot be opened.
 func ChangeTime(path string) int64 {
-	p, err := windows.UTF16PtrFromString(path)
+	p, err := windows.UTF16PtrFromString(LongPath(path))
 	if err != nil {
 		return 0
 	}

@@ -51,7 +51,7 @@ func statAt(_ *os.File, path, _ string, follow bool) (entryStat, error) {
 	if !mode.IsRegular() && !mode.IsDir() {
 		return entryStat{mode: mode.Type()}, nil
 	}
-	p, err := windows.UTF16PtrFromString(path)
+	p, err := windows.UTF16PtrFromString(fsx.LongPath(path))
 	if err != nil {
 		return entryStat{}, err
 	}
