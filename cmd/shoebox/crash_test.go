@@ -123,12 +123,45 @@ func files(t *testing.T, root string) (map[string][]byte, []string) {
 func shoebox(t *testing.T, env []string, args ...string) (int, string) {
 	t.Helper()
 	cmd := command(env, args...)
-	out, err := cmd.CombinedOutput()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := waitUnderWine(t, cmd)
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		t.Fatalf("shoebox %q: %v", args, err)
 	}
-	return cmd.ProcessState.ExitCode(), string(out)
+	return cmd.ProcessState.ExitCode(), out.String()
+}
+
+// wineExitWait bounds the wait for a child under Wine, where the slowest
+// run seen took about a minute.
+const wineExitWait = 4 * time.Minute
+
+// waitUnderWine runs cmd to its end. Under Wine 8 a child that ended at a
+// crash point (TerminateProcess of itself; os.Exit did the same) is at
+// times never reported ended: its Unix process is gone, and the parent's
+// WaitForSingleObject waits forever (seen once in about ten runs of the
+// suite, docs/platforms.md). There, a child not reported ended in
+// wineExitWait skips the test, saying so, instead of hanging the suite.
+// Elsewhere the wait is unbounded: a hang there is a defect.
+func waitUnderWine(t *testing.T, cmd *exec.Cmd) error {
+	t.Helper()
+	if !fsxtest.UnderWine() {
+		return cmd.Run()
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(wineExitWait):
+		cmd.Process.Kill()
+		t.Skipf("under Wine: the child %q was not reported ended within %v (Wine 8 at times never signals the end of a process that ended itself at a crash point); skipped, not passed", cmd.Args[1:], wineExitWait)
+		return nil
+	}
 }
 
 func command(env []string, args ...string) *exec.Cmd {
