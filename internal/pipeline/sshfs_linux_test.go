@@ -24,13 +24,7 @@ import (
 // sftp-server or FUSE mounts are not available.
 func TestRealSSHFSRerunRecognisesRenumberedFiles(t *testing.T) {
 	server := sftpServer(t)
-	root := t.TempDir()
-	export, mnt := filepath.Join(root, "export"), filepath.Join(root, "mnt")
-	for _, d := range []string{export, mnt} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	export, mnt := exportAndMountPoint(t)
 	const n, size = 8, 256 << 10
 	cardOf(t, export, n, size)
 	unmount := mountSSHFS(t, server, export, mnt)
@@ -82,13 +76,7 @@ func TestRealSSHFSRerunRecognisesRenumberedFiles(t *testing.T) {
 // it hashed before; a file rewritten on the server since is hashed again.
 func TestRealSSHFSIndexKeepsHashesAcrossARemount(t *testing.T) {
 	server := sftpServer(t)
-	root := t.TempDir()
-	export, mnt := filepath.Join(root, "export"), filepath.Join(root, "mnt")
-	for _, d := range []string{export, mnt} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	export, mnt := exportAndMountPoint(t)
 	const n = 6
 	_, files := cardOf(t, filepath.Join(export, "lib"), n, 64<<10)
 	unmount := mountSSHFS(t, server, export, mnt)
@@ -209,4 +197,18 @@ func inodeOf(t *testing.T, p string) uint64 {
 		t.Fatal(err)
 	}
 	return info.Sys().(*syscall.Stat_t).Ino
+}
+
+// exportAndMountPoint makes the folder the sftp-server serves and the
+// folder sshfs mounts it on.
+func exportAndMountPoint(t *testing.T) (export, mnt string) {
+	t.Helper()
+	root := t.TempDir()
+	export, mnt = filepath.Join(root, "export"), filepath.Join(root, "mnt")
+	for _, d := range []string{export, mnt} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return export, mnt
 }
