@@ -161,6 +161,34 @@ func TestUseAfterClose(t *testing.T) {
 	}
 }
 
+// A journal left unfinished keeps its entries and no closed marker, and
+// its file is released: removable at once, as Windows allows only for a
+// file with no open handle.
+func TestCloseUnfinishedReleasesTheFileWithoutTheMarker(t *testing.T) {
+	w, err := Create(t.TempDir(), testHeader("r1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range testEntries(3) {
+		if err := w.Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.CloseUnfinished(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(testEntries(1)[0]); !errors.Is(err, ErrClosed) {
+		t.Errorf("Append after CloseUnfinished: %v", err)
+	}
+	entries, sum, err := readAll(t, w.Path())
+	if err != nil || len(entries) != 3 || sum.Closed {
+		t.Errorf("read back: %d entries, closed %v, %v; want 3 entries, not closed", len(entries), sum.Closed, err)
+	}
+	if err := os.Remove(w.Path()); err != nil {
+		t.Errorf("the file is still held: %v", err)
+	}
+}
+
 func TestAppendRejectsInvalidEntry(t *testing.T) {
 	w, err := Create(t.TempDir(), testHeader("r1"))
 	if err != nil {

@@ -178,6 +178,19 @@ func (w *Writer) Close() error {
 	return err
 }
 
+// CloseUnfinished syncs and closes the file without the closed marker:
+// the journal stays that of a run not finished (a failed undo, to be
+// resumed by the next one). The handle is released all the same; on
+// Windows an open handle would keep the file from being removed or
+// renamed for as long as the process lives.
+func (w *Writer) CloseUnfinished() error {
+	err := w.Sync()
+	if cerr := w.closeFile(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 func (w *Writer) closeFile() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -209,12 +209,12 @@ func (u *undoer) finish() error {
 	return nil
 }
 
-// abandon keeps what was done durable but leaves the undo journal without
+// abandon keeps what was done durable and closes the undo journal without
 // its closed marker, so the run still counts as not undone.
 func (u *undoer) abandon() error {
 	err := u.exec.Flush()
 	if u.w != nil {
-		err = errors.Join(err, u.w.Sync())
+		err = errors.Join(err, u.w.CloseUnfinished())
 	}
 	return err
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/fixture"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/layout"
 	"github.com/shoebox-photos/shoebox/internal/pipeline"
@@ -146,9 +147,15 @@ func TestUndoResumesAfterFailure(t *testing.T) {
 	_, dest := sorted(t, 4, transfer.Copy)
 	victim := photos(t, dest)[0]
 	faulty := fsx.NewFaults(fsx.OS).Add(fsx.Rule{Op: "remove", Path: victim, Err: syscall.EIO})
+	before := fsxtest.OpenFiles()
 	st, err := undo.Last(context.Background(), dest, undo.Options{FS: faulty})
 	if err == nil || st.Failed != 1 || st.Reverted != 3 {
 		t.Fatalf("faulty undo: %+v, %v; want 1 failed", st, err)
+	}
+	// The unfinished undo journal is released (on Windows a held handle
+	// kept it from being removed while the process lived).
+	if after := fsxtest.OpenFiles(); after != before {
+		t.Errorf("the failed undo left %d files open (%d before, %d after)", after-before, before, after)
 	}
 	st, err = undo.Last(context.Background(), dest, undo.Options{})
 	if err != nil || st.Reverted != 1 || st.Already != 3 {
