@@ -118,9 +118,9 @@ func (r *run) predictBackup() {
 // one read of each block of the source. With reflink, the library temp
 // shares the source's extents (no read) and the backup temp, a real copy
 // on its own volume, gets the bytes read once.
-func (r *run) writeTemps(src fsx.File, before os.FileInfo, reflink bool) error {
+func (r *run) writeTemps(src fsx.File, before version, reflink bool) error {
 	b := r.bak
-	perm := before.Mode().Perm()&0o666 | 0o400
+	perm := before.info.Mode().Perm()&0o666 | 0o400
 	tmp, err := r.e.fs.OpenFile(r.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return fmt.Errorf("create temp: %w", err)
@@ -141,7 +141,7 @@ func (r *run) writeTemps(src fsx.File, before os.FileInfo, reflink bool) error {
 	return nil
 }
 
-func (r *run) fillBoth(src fsx.File, before os.FileInfo, reflink bool) error {
+func (r *run) fillBoth(src fsx.File, before version, reflink bool) error {
 	b := r.bak
 	var w io.Writer = twoWriter{r.tmpFile, b.tmpFile, b.op.Dst}
 	if reflink {
@@ -158,14 +158,14 @@ func (r *run) fillBoth(src fsx.File, before os.FileInfo, reflink bool) error {
 	if err != nil {
 		return err
 	}
-	if n != before.Size() {
-		return fmt.Errorf("source %w: read %d bytes, expected %d", ErrChanged, n, before.Size())
+	if n != before.info.Size() {
+		return fmt.Errorf("source %w: read %d bytes, expected %d", ErrChanged, n, before.info.Size())
 	}
 	fsx.CrashPoint(r.e.fs, fsx.AfterTempWrite)
-	if err := r.e.fs.Chtimes(r.tmp, time.Time{}, before.ModTime()); err != nil {
+	if err := r.e.fs.Chtimes(r.tmp, time.Time{}, before.info.ModTime()); err != nil {
 		return fmt.Errorf("set mtime: %w", err)
 	}
-	if err := r.e.fs.Chtimes(b.tmp, time.Time{}, before.ModTime()); err != nil {
+	if err := r.e.fs.Chtimes(b.tmp, time.Time{}, before.info.ModTime()); err != nil {
 		return backupErr(b, fmt.Errorf("set mtime: %w", err))
 	}
 	if err := r.checkSourceKept(src, before); err != nil {

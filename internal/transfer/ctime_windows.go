@@ -2,11 +2,19 @@ package transfer
 
 import (
 	"os"
-	"syscall"
+
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"golang.org/x/sys/windows"
 )
 
-// changeTime is zero on Windows: the change time lives in FILE_BASIC_INFO,
-// which os.FileInfo does not carry. sameVersion then rests on identity,
-// size and mtime, so a writer that restores the mtime afterwards goes
-// unnoticed there (--verify still compares the bytes).
-func changeTime(os.FileInfo) syscall.Timespec { return syscall.Timespec{} }
+// On Windows the change time lives in FILE_BASIC_INFO, which os.FileInfo
+// does not carry: it is read through the open file's handle, or through a
+// handle opened on the path for attributes only (it never blocks another
+// program, nor is blocked by one). 0 where the filesystem gives none: the
+// comparison then rests on identity, size and mtime.
+
+func changeTimeOf(f fsx.File, _ os.FileInfo) int64 {
+	return fsx.ChangeTimeOf(windows.Handle(f.Fd()))
+}
+
+func changeTimeAt(path string, _ os.FileInfo) int64 { return fsx.ChangeTime(path) }

@@ -41,7 +41,7 @@ type dupRemoval struct {
 	seq  uint64 // the removal's number in the journal
 	res  Result
 
-	dupInfo, keptInfo os.FileInfo
+	dupInfo, keptInfo version
 }
 
 func (d *dupRemoval) dup() string  { return d.res.Op.Src }
@@ -54,7 +54,7 @@ func (d *dupRemoval) do() error {
 	if err := d.check(); err != nil {
 		return err
 	}
-	d.res.Op.Size, d.res.Op.ModTime = d.dupInfo.Size(), d.dupInfo.ModTime()
+	d.res.Op.Size, d.res.Op.ModTime = d.dupInfo.info.Size(), d.dupInfo.info.ModTime()
 	if d.e.dryRun {
 		d.res.Actions = append(d.res.Actions, "remove "+d.dup())
 		return nil
@@ -79,8 +79,8 @@ func (d *dupRemoval) check() error {
 	if d.keptInfo, err = d.lstatRegular(d.kept(), fmt.Sprintf("its kept copy %s", quote.Path(d.kept()))); err != nil {
 		return err
 	}
-	if d.dupInfo.Size() != d.keptInfo.Size() {
-		return fmt.Errorf("it is %d bytes, its kept copy %s %d: %w", d.dupInfo.Size(), quote.Path(d.kept()), d.keptInfo.Size(), ErrLeftInPlace)
+	if d.dupInfo.info.Size() != d.keptInfo.info.Size() {
+		return fmt.Errorf("it is %d bytes, its kept copy %s %d: %w", d.dupInfo.info.Size(), quote.Path(d.kept()), d.keptInfo.info.Size(), ErrLeftInPlace)
 	}
 	if err := d.checkTwoEntries(); err != nil {
 		return err
@@ -95,15 +95,15 @@ func (d *dupRemoval) check() error {
 	return d.unchangedSinceCompared()
 }
 
-func (d *dupRemoval) lstatRegular(path, what string) (os.FileInfo, error) {
+func (d *dupRemoval) lstatRegular(path, what string) (version, error) {
 	fi, err := d.e.fs.Lstat(path)
 	if err != nil {
-		return nil, fmt.Errorf("check %s: %w", quote.Path(path), err)
+		return version{}, fmt.Errorf("check %s: %w", quote.Path(path), err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%v): %w", what, fi.Mode().Type(), ErrLeftInPlace)
+		return version{}, fmt.Errorf("%s is not a regular file (%v): %w", what, fi.Mode().Type(), ErrLeftInPlace)
 	}
-	return fi, nil
+	return versionAt(path, fi), nil
 }
 
 // checkTwoEntries refuses when dup and kept are one directory entry seen
@@ -111,7 +111,7 @@ func (d *dupRemoval) lstatRegular(path, what string) (os.FileInfo, error) {
 // name): removing "the duplicate" would then remove the kept file itself.
 // Two hard links to one inode are two entries, and removing one is safe.
 func (d *dupRemoval) checkTwoEntries() error {
-	if fsx.OneEntry(d.e.fs.Stat, d.dup(), d.dupInfo, d.kept(), d.keptInfo) {
+	if fsx.OneEntry(d.e.fs.Stat, d.dup(), d.dupInfo.info, d.kept(), d.keptInfo.info) {
 		return fmt.Errorf("it is the kept copy %s itself, reached through another path: %w", quote.Path(d.kept()), ErrLeftInPlace)
 	}
 	return nil
@@ -122,13 +122,13 @@ func (d *dupRemoval) checkTwoEntries() error {
 func (d *dupRemoval) unchangedSinceCompared() error {
 	for _, f := range []struct {
 		path string
-		was  os.FileInfo
+		was  version
 	}{{d.dup(), d.dupInfo}, {d.kept(), d.keptInfo}} {
 		now, err := d.e.fs.Lstat(f.path)
 		if err != nil {
 			return fmt.Errorf("check %s: %w", quote.Path(f.path), err)
 		}
-		if !sameVersion(f.was, now) {
+		if !sameVersion(f.was, versionAt(f.path, now)) {
 			return fmt.Errorf("%s changed while it was compared: %w", quote.Path(f.path), ErrLeftInPlace)
 		}
 	}
@@ -141,7 +141,7 @@ func (d *dupRemoval) remove() error {
 	if err != nil {
 		return fmt.Errorf("check %s before removal: %w", quote.Path(d.dup()), err)
 	}
-	if !sameVersion(d.dupInfo, now) {
+	if !sameVersion(d.dupInfo, versionAt(d.dup(), now)) {
 		return fmt.Errorf("it changed after it was compared: %w", ErrLeftInPlace)
 	}
 	if err := d.e.fs.Remove(d.dup()); err != nil {
@@ -154,10 +154,10 @@ func (d *dupRemoval) remove() error {
 }
 
 func (d *dupRemoval) entry() journal.Entry {
-	dev, ino := fsx.DevIno(d.keptInfo)
+	dev, ino := fsx.DevIno(d.keptInfo.info)
 	return journal.Entry{
 		Seq: d.seq, Action: journal.RemoveDuplicate, Src: d.dup(), Dst: d.kept(),
-		Size: d.dupInfo.Size(), ModTime: d.dupInfo.ModTime().UnixNano(), Dev: dev, Ino: ino,
+		Size: d.dupInfo.info.Size(), ModTime: d.dupInfo.info.ModTime().UnixNano(), Dev: dev, Ino: ino,
 	}
 }
 

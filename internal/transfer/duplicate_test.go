@@ -130,7 +130,7 @@ func TestRemoveDuplicateRefuses(t *testing.T) {
 			assertErrContains(t, res.Err, c.dup, tc.want)
 			if _, err := os.Lstat(c.dup); err != nil {
 				t.Errorf("the duplicate is gone: %v", err)
-			} else if now, _ := os.Lstat(c.dup); !sameVersion(dupBefore, now) {
+			} else if now, _ := os.Lstat(c.dup); !sameVersion(versionAt(c.dup, dupBefore), versionAt(c.dup, now)) {
 				t.Error("the duplicate was changed")
 			}
 			if n := len(readJournal(t, w)); n != 0 {
@@ -320,5 +320,41 @@ func TestRemoveDuplicateCrashKeepsTheIntent(t *testing.T) {
 	}
 	if len(entries) != 1 || entries[0].State != journal.Intent || entries[0].Action != journal.RemoveDuplicate || entries[0].Src != c.dup {
 		t.Errorf("journal after the crash = %+v, want the removal's Intent alone", entries)
+	}
+}
+
+// lstatHook runs hook before the nth Lstat of path: a writer that gets in
+// between two looks at a file.
+type lstatHook struct {
+	fsx.FS
+	path string
+	nth  int
+	seen int
+	hook func()
+}
+
+func (h *lstatHook) Lstat(p string) (os.FileInfo, error) {
+	if p == h.path {
+		if h.seen++; h.seen == h.nth {
+			h.hook()
+		}
+	}
+	return h.FS.Lstat(p)
+}
+
+// A duplicate rewritten after it was compared, its size and mtime put
+// back, is left in place: it is no longer a copy of the kept file, and
+// only its change time (NTFS's ChangeTime on Windows) says so.
+func TestRemoveDuplicateKeepsOneRewrittenWithMtimeRestored(t *testing.T) {
+	c := newDupCase(t)
+	fsys := &lstatHook{FS: fsx.OS, path: c.dup, nth: 2, hook: func() { rewriteKeepingMtime(t, c.dup, "THE SAME PHOTO") }}
+	res := c.remove(Options{FS: fsys, Journal: newJournal(t)})
+	if !errors.Is(res.Err, ErrLeftInPlace) {
+		t.Fatalf("err = %v, want ErrLeftInPlace", res.Err)
+	}
+	assertContent(t, c.dup, "THE SAME PHOTO")
+	assertContent(t, c.kept, "the same photo")
+	if fsys.seen < 2 {
+		t.Fatalf("the duplicate was looked at %d times; the rewrite never happened", fsys.seen)
 	}
 }

@@ -21,7 +21,7 @@ import (
 // replacing anything. On any failure the temp is removed and nothing is
 // left at the destination. A batch (see Stage) runs the same three steps
 // for many files, with one durability barrier between them.
-func (r *run) landCopy(src fsx.File, before os.FileInfo, reflink, verify bool) error {
+func (r *run) landCopy(src fsx.File, before version, reflink, verify bool) error {
 	if err := r.writeTemp(src, before, reflink); err != nil {
 		return err
 	}
@@ -38,8 +38,8 @@ func (r *run) landCopy(src fsx.File, before os.FileInfo, reflink, verify bool) e
 // writeTemp creates the temp file, fills it and sets its mtime, and checks
 // that the source is still the version it started from; the temp is left
 // open, not yet durable, for syncTemp. On failure the temp is removed.
-func (r *run) writeTemp(src fsx.File, before os.FileInfo, reflink bool) error {
-	perm := before.Mode().Perm()&0o666 | 0o400 // keep the source's bits, but stay readable for verification
+func (r *run) writeTemp(src fsx.File, before version, reflink bool) error {
+	perm := before.info.Mode().Perm()&0o666 | 0o400 // keep the source's bits, but stay readable for verification
 	tmp, err := r.e.fs.OpenFile(r.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return fmt.Errorf("create temp: %w", err)
@@ -64,14 +64,14 @@ func (r *run) writeTemp(src fsx.File, before os.FileInfo, reflink bool) error {
 	return nil
 }
 
-func (r *run) fillTemp(tmp, src fsx.File, before os.FileInfo, reflink bool) error {
-	if err := r.fillContent(tmp, src, before.Size(), reflink); err != nil {
+func (r *run) fillTemp(tmp, src fsx.File, before version, reflink bool) error {
+	if err := r.fillContent(tmp, src, before.info.Size(), reflink); err != nil {
 		return err
 	}
 	fsx.CrashPoint(r.e.fs, fsx.AfterTempWrite)
 	// The mtime is set before the fsync so that the fsync makes it durable
 	// along with the data; nothing writes to the file afterwards.
-	if err := r.e.fs.Chtimes(r.tmp, time.Time{}, before.ModTime()); err != nil {
+	if err := r.e.fs.Chtimes(r.tmp, time.Time{}, before.info.ModTime()); err != nil {
 		return fmt.Errorf("set mtime: %w", err)
 	}
 	return nil
@@ -100,12 +100,12 @@ func (r *run) fillContent(tmp, src fsx.File, size int64, reflink bool) error {
 
 // checkSourceKept makes sure the bytes copied are one version of the
 // source: same inode, size, mtime and ctime after the copy as before it.
-func (r *run) checkSourceKept(src fsx.File, before os.FileInfo) error {
+func (r *run) checkSourceKept(src fsx.File, before version) error {
 	after, err := src.Stat()
 	if err != nil {
 		return fmt.Errorf("stat source after copy: %w", err)
 	}
-	if !sameVersion(before, after) {
+	if !sameVersion(before, versionOf(src, after)) {
 		return fmt.Errorf("source %w", ErrChanged)
 	}
 	return nil
@@ -277,25 +277,25 @@ func copyData(ctx context.Context, dst io.Writer, src io.Reader) (int64, error) 
 // openSource opens the source for copying after checking it is a regular
 // file that still matches the scan. Lstat comes first so a FIFO is never
 // opened (that would block).
-func (r *run) openSource() (fsx.File, os.FileInfo, error) {
+func (r *run) openSource() (fsx.File, version, error) {
 	scanned, err := r.lstatSource()
 	if err != nil {
-		return nil, nil, err
+		return nil, version{}, err
 	}
 	f, err := r.e.fs.Open(r.op.Src)
 	if err != nil {
-		return nil, nil, sourceErr(err)
+		return nil, version{}, sourceErr(err)
 	}
 	info, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, nil, fmt.Errorf("stat source: %w", err)
+		return nil, version{}, fmt.Errorf("stat source: %w", err)
 	}
 	if !sameFileUnchanged(scanned, info) {
 		f.Close()
-		return nil, nil, fmt.Errorf("source %w: replaced while being opened", ErrChanged)
+		return nil, version{}, fmt.Errorf("source %w: replaced while being opened", ErrChanged)
 	}
-	return f, info, nil
+	return f, versionOf(f, info), nil
 }
 
 // lstatSource checks that the source exists, is a regular file, and still
@@ -341,12 +341,27 @@ func sameFileUnchanged(a, b os.FileInfo) bool {
 		a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
-// sameVersion reports whether two stats of a file show the same content
-// version: same inode, size, mtime and ctime (ctime catches a write that
-// restored the mtime afterwards).
-func sameVersion(a, b os.FileInfo) bool {
-	if !os.SameFile(a, b) || a.Size() != b.Size() || !a.ModTime().Equal(b.ModTime()) {
-		return false
-	}
-	return changeTime(a) == changeTime(b)
+// version is one content version of a file as seen without reading it:
+// its stat (identity, size, mtime) and its change time, which moves on a
+// write even when the writer puts the mtime back.
+type version struct {
+	info  os.FileInfo
+	ctime int64 // ns; 0 where the filesystem has none
+}
+
+// versionOf is the version of the open file f, whose stat is info.
+func versionOf(f fsx.File, info os.FileInfo) version {
+	return version{info, changeTimeOf(f, info)}
+}
+
+// versionAt is the version of the file at path, whose Lstat is info.
+func versionAt(path string, info os.FileInfo) version {
+	return version{info, changeTimeAt(path, info)}
+}
+
+// sameVersion reports whether two looks at a file show the same content
+// version: same file, size, mtime and change time.
+func sameVersion(a, b version) bool {
+	return os.SameFile(a.info, b.info) && a.info.Size() == b.info.Size() &&
+		a.info.ModTime().Equal(b.info.ModTime()) && a.ctime == b.ctime
 }

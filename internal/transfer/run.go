@@ -117,17 +117,17 @@ func (r *run) copy(reflink bool) error {
 // a dry run records those steps instead. A copy and a move with a backup
 // both begin here, so they open, prepare and predict alike. The source's
 // stat is returned for the checks that follow (a move's removal).
-func (r *run) stageCopies(reflink bool) (os.FileInfo, error) {
+func (r *run) stageCopies(reflink bool) (version, error) {
 	src, info, err := r.openSource()
 	if err != nil {
-		return nil, err
+		return version{}, err
 	}
 	defer src.Close()
 	if err := r.prepareDst(); err != nil {
-		return nil, err
+		return version{}, err
 	}
-	if err := r.prepareBackup(info); err != nil {
-		return nil, err
+	if err := r.prepareBackup(info.info); err != nil {
+		return version{}, err
 	}
 	if r.e.dryRun {
 		r.predictCopy()
@@ -252,7 +252,7 @@ func (r *run) moveAcrossDevices() error {
 	return r.journalFinal(journal.Done, nil)
 }
 
-func (r *run) removeSource(copied os.FileInfo) error {
+func (r *run) removeSource(copied version) error {
 	entry := r.entry(journal.Intent)
 	entry.Action = journal.RemoveSource
 	if err := r.appendJournal(entry); err != nil {
@@ -268,7 +268,7 @@ func (r *run) removeSource(copied os.FileInfo) error {
 	if err != nil {
 		return r.journalRemoveSource(fmt.Errorf("stat source before removal: %w", err))
 	}
-	if !sameVersion(copied, now) {
+	if !sameVersion(copied, versionAt(r.op.Src, now)) {
 		return r.journalRemoveSource(fmt.Errorf("source %w", ErrChanged))
 	}
 	if err := r.e.fs.Remove(r.op.Src); err != nil {

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
@@ -447,6 +448,73 @@ func TestSourceChangedDuringCopy(t *testing.T) {
 		t.Errorf("err = %v, want ErrChanged", res.Err)
 	}
 	assertErrContains(t, res.Err, "changed during copy")
+}
+
+// rewriteKeepingMtime overwrites p in place with content of the same size
+// and puts its mtime back: only the change time (ctime; NTFS's ChangeTime
+// on Windows) still tells the new version from the old.
+func rewriteKeepingMtime(t *testing.T, p, content string) {
+	t.Helper()
+	info, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(content)) != info.Size() {
+		t.Fatalf("rewrite %s: %d bytes for a %d-byte file", p, len(content), info.Size())
+	}
+	time.Sleep(20 * time.Millisecond) // past a coarse change-time clock
+	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(content); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, info.ModTime(), info.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A source rewritten while it is copied, its size and mtime put back, is
+// still caught: what landed would be neither version.
+func TestSourceRewrittenDuringCopyWithMtimeRestored(t *testing.T) {
+	f := newFixture(t)
+	src := f.file("a.jpg", "jpeg")
+	fsys := faults()
+	fsys.OnCrashPoint(func(point string) {
+		if point == fsx.AfterTempWrite {
+			rewriteKeepingMtime(t, src, "JPEG")
+		}
+	})
+	res := do(t, Options{FS: fsys}, op(t, Copy, src, filepath.Join(f.lib, "a.jpg")))
+	failedCleanly(t, f, res, "JPEG")
+	if !errors.Is(res.Err, ErrChanged) {
+		t.Errorf("err = %v, want ErrChanged", res.Err)
+	}
+}
+
+// A move across devices does not remove a source rewritten after its copy landed, size
+// and mtime put back: the library holds the old version, the source the
+// only copy of the new one.
+func TestMoveKeepsSourceRewrittenAfterCopyWithMtimeRestored(t *testing.T) {
+	f := newFixture(t)
+	src := f.file("a.jpg", "jpeg")
+	dst := filepath.Join(f.lib, "a.jpg")
+	fsys := faults().Add(fsx.Rule{Op: "rename", Path: src, Err: syscall.EXDEV}) // a copy, then the source's removal
+	fsys.OnCrashPoint(func(point string) {
+		if point == fsx.AfterRename {
+			rewriteKeepingMtime(t, src, "JPEG")
+		}
+	})
+	res := do(t, Options{FS: fsys}, op(t, Move, src, dst))
+	if !errors.Is(res.Err, ErrChanged) {
+		t.Errorf("err = %v, want ErrChanged", res.Err)
+	}
+	assertContent(t, src, "JPEG")
+	assertContent(t, dst, "jpeg")
 }
 
 func TestSourceVanished(t *testing.T) {
