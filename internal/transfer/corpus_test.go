@@ -8,39 +8,18 @@ import (
 	"testing"
 
 	"github.com/shoebox-photos/shoebox/internal/digest"
+	sample "github.com/shoebox-photos/shoebox/internal/fixture" // not the tests' own fixture type
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
-
-// corpusDir finds the shared sample corpus: $SHOEBOX_CORPUS, else
-// <repo root>/../shared/corpus, the repo root being the dir with go.mod.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	if dir := os.Getenv("SHOEBOX_CORPUS"); dir != "" {
-		return dir
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "corpus")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
 
 // Real camera files, every mode, verified by content digest.
 func TestCorpusFilesLandIntact(t *testing.T) {
-	root := corpusDir(t)
+	root := sample.CorpusDir(t)
 	samples := filepath.Join(root, "digicam")
 	if _, err := os.Stat(samples); err != nil {
-		t.Skipf("sample corpus not found at %q (set SHOEBOX_CORPUS): %v", samples, err)
+		t.Skipf("sample corpus not found at %s (set SHOEBOX_CORPUS): %v", quote.Path(samples), err)
 	}
 	var files []string
 	filepath.WalkDir(samples, func(p string, d fs.DirEntry, err error) error {
