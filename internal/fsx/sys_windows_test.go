@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/windows"
 )
@@ -235,5 +236,43 @@ func TestOpenRandomOnWindows(t *testing.T) {
 	defer r.Close()
 	if err := os.Remove(photo); err != nil {
 		t.Errorf("delete of a file OpenRandom holds: %v", err)
+	}
+}
+
+// IdentityAt gives what DevIno and ChangeTime give, from one open: the
+// same file index for two hard links, and a change time that a rewrite
+// moves even when the writer puts the mtime back.
+func TestIdentityAtAgreesWithDevInoAndChangeTime(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	writeFile(t, a, "x")
+	if err := os.Link(a, b); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Lstat(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, ino := DevIno(info)
+	gotDev, gotIno, ctime, ok := IdentityAt(a, false)
+	if !ok || gotDev != dev || gotIno != ino || ino == 0 {
+		t.Fatalf("IdentityAt(a) = %d, %d, ok %v; DevIno = %d, %d", gotDev, gotIno, ok, dev, ino)
+	}
+	if ctime == 0 || ctime != ChangeTime(a) {
+		t.Errorf("IdentityAt's change time %d, ChangeTime's %d", ctime, ChangeTime(a))
+	}
+	if d, i, _, _ := IdentityAt(b, false); d != dev || i != ino {
+		t.Errorf("the hard link b is %d, %d; a is %d, %d", d, i, dev, ino)
+	}
+	time.Sleep(20 * time.Millisecond)
+	writeFile(t, a, "y")
+	if err := os.Chtimes(a, info.ModTime(), info.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, after, _ := IdentityAt(a, false); after == ctime {
+		t.Errorf("a rewrite with the mtime put back left the change time at %d", after)
+	}
+	if _, _, _, ok := IdentityAt(filepath.Join(dir, "missing"), false); ok {
+		t.Error("IdentityAt of a missing file is ok")
 	}
 }
