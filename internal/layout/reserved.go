@@ -97,17 +97,38 @@ func droppedAtEnd(r rune) bool {
 }
 
 // shortAliasOfState reports whether the folded name k is an 8.3 alias
-// Windows may generate for ".shoebox": the leading dot dropped, up to six
-// characters of "shoebox" (or two and four hex digits of a hash) and "~N".
+// a filesystem may generate for ".shoebox": NTFS and FAT drop the leading
+// dot and keep up to six characters of "shoebox" (or two and four hex
+// digits of a hash) before "~N"; Wine (and Samba, in its fashion) keep
+// at most four characters, the dot made "_", and put hash characters
+// after the "~" ("_SHO~E2X"). The executor also refuses, by identity, any folder that is
+// the state folder, whatever its name: this rule lets the planner give
+// such a segment a safe name instead of failing the file.
 func shortAliasOfState(k string) bool {
-	base, num, ok := strings.Cut(k, "~")
-	if !ok || !AllDigits(num) || len(base)+1+len(num) > 8 {
+	base, tail, ok := strings.Cut(k, "~")
+	if !ok || base == "" || tail == "" || len(base)+1+len(tail) > 8 {
 		return false
 	}
-	if base != "" && strings.HasPrefix("shoebox", base) {
+	if strings.HasPrefix("_sho", base) && allAlnum(tail) {
+		return true
+	}
+	if !AllDigits(tail) {
+		return false
+	}
+	if strings.HasPrefix("shoebox", base) {
 		return true
 	}
 	return len(base) == 6 && strings.HasPrefix(base, "sh") && allHex(base[2:])
+}
+
+func allAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z') {
+			return false
+		}
+	}
+	return true
 }
 
 // AllDigits reports whether s is a non-empty run of ASCII digits (a

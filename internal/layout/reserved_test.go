@@ -17,6 +17,7 @@ var hostileStateNames = []string{
 	".IMG.JPG.shoebox-tmp-0123456789abcdef", ".x.SHOEBOX-TMP-1", ".a.shoebox-tmp.jpg",
 	norm.NFD.String(".shoebox-é.jpg"),
 	"SHOEBO~1", "shoeb~12", "SH1F2A~1", "SHOE~3",
+	"_SHO~E2X", "_sho~1ab", "_~1ABCD", // Wine's and Samba's hashed aliases
 }
 
 func TestReserved(t *testing.T) {
@@ -28,6 +29,7 @@ func TestReserved(t *testing.T) {
 	for _, s := range []string{
 		"shoebox", "_.shoebox", "IMG.shoebox.jpg", "x.shoebox-tmp-1.jpg", ".hidden", "IMG_0001.JPG",
 		"PHOTO~1.JPG", "SHOEBO~1.JPG", "MYDOCU~1", "shoebox~", "~1", ".shoebo", "2019",
+		"_PHO~E2X", "_SHO~E2X.JPG", "__SHO~E2X", "_SHO~",
 	} {
 		if Reserved(s) {
 			t.Errorf("Reserved(%q) = true, want false", s)

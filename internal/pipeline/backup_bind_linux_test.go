@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/shoebox-photos/shoebox/internal/transfer"
@@ -58,5 +59,36 @@ func TestBackupApartSeesThroughBindMounts(t *testing.T) {
 			}
 			assertSame(t, snapshot(t, src), before)
 		})
+	}
+}
+
+// A library folder that is, under another name, the state folder or a
+// folder in it (here a bind mount of DEST/.shoebox/journal at DEST/2020;
+// under Wine or Samba an 8.3 alias such as "_SHO~E2X") is never written
+// into: names cannot see it, the executor refuses it by identity. The
+// moved photo fails and stays on the card.
+func TestLibraryFolderThatIsTheStateFolderIsNotWrittenInto(t *testing.T) {
+	root := t.TempDir()
+	src, lib := filepath.Join(root, "card"), filepath.Join(root, "lib")
+	tree(t, src, map[string][]byte{"a.jpg": photo(2019, 7, 4, 10, "a")})
+	sortTree(t, []string{src}, lib) // makes DEST/.shoebox/journal
+	tree(t, src, map[string][]byte{"b.jpg": photo(2020, 3, 1, 10, "b")})
+	bindMount(t, filepath.Join(lib, ".shoebox", "journal"), filepath.Join(lib, "2020"))
+	sum, rec := sortTree(t, []string{src}, lib, func(c *Config) { c.Mode = transfer.Move })
+	if sum.Failed != 1 {
+		t.Errorf("failed %d, want 1 (b.jpg)", sum.Failed)
+	}
+	if _, err := os.Stat(filepath.Join(src, "b.jpg")); err != nil {
+		t.Errorf("the photo left the card: %v", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(lib, ".shoebox", "journal")); len(entries) > 0 {
+		for _, e := range entries {
+			if e.IsDir() || filepath.Ext(e.Name()) != ".journal" {
+				t.Errorf("the state folder received %s", e.Name())
+			}
+		}
+	}
+	if reason := rec.failed()[filepath.Join(src, "b.jpg")]; !strings.Contains(reason, "state folder") {
+		t.Errorf("b.jpg's failure: %q, want it to name the state folder", reason)
 	}
 }

@@ -4,10 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/layout"
 	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
@@ -121,6 +124,51 @@ func (r *run) checkDir(d string, inside bool) (bool, error) {
 		return false, fmt.Errorf("folder %s %w", quote.Path(d), ErrLinkInLibrary)
 	case !fi.IsDir():
 		return false, fmt.Errorf("create directory: %s is not a directory", quote.Path(d))
+	case inside && r.e.isStateFolder(fi):
+		return false, fmt.Errorf("%w: folder %s is the library's state folder %s or a folder in it, under another name (a short name, an alias or a mount); nothing is written there",
+			ErrReservedName, quote.Path(d), quote.Path(filepath.Join(r.e.library, layout.StateDirName)))
 	}
 	return true, nil
+}
+
+// isStateFolder reports whether fi, a folder inside the library, is the
+// library's state folder or one of the folders in it, by identity: a name
+// can reach them in ways no rule on names foresees (Wine's and Samba's
+// 8.3 aliases such as "_SHO~E2X", a bind mount), and a file put there
+// would be inside a store shoebox removes whole (the run store).
+func (e *Executor) isStateFolder(fi fs.FileInfo) bool {
+	dev, ino := fsx.DevIno(fi)
+	if dev == 0 && ino == 0 {
+		return false
+	}
+	return slices.Contains(e.stateIDs(), fileID{dev, ino})
+}
+
+type fileID struct{ dev, ino uint64 }
+
+// stateIDs are the identities of DEST/.shoebox and of each folder in it,
+// read once, when the first existing library folder is checked.
+func (e *Executor) stateIDs() []fileID {
+	e.stateOnce.Do(func() {
+		if e.library == "" {
+			return
+		}
+		state := filepath.Join(e.library, layout.StateDirName)
+		dirs := []string{state}
+		if entries, err := os.ReadDir(state); err == nil {
+			for _, en := range entries {
+				if en.IsDir() {
+					dirs = append(dirs, filepath.Join(state, en.Name()))
+				}
+			}
+		}
+		for _, d := range dirs {
+			if fi, err := e.fs.Lstat(d); err == nil && fi.IsDir() {
+				if dev, ino := fsx.DevIno(fi); dev != 0 || ino != 0 {
+					e.stateIDList = append(e.stateIDList, fileID{dev, ino})
+				}
+			}
+		}
+	})
+	return e.stateIDList
 }

@@ -93,6 +93,9 @@ type Executor struct {
 
 	mkdirMu sync.Mutex // serialises directory creation so each is made and recorded once
 
+	stateOnce   sync.Once
+	stateIDList []fileID // DEST/.shoebox and its folders (stateIDs)
+
 	mu    sync.Mutex
 	dirs  map[string]bool     // directories known to exist (or, in a dry run, planned)
 	dirty map[string]struct{} // directories whose entries changed since the last Flush
