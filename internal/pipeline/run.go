@@ -387,7 +387,7 @@ func (r *Run) Close() error {
 	// The run store is scratch: a later run rebuilds everything it needs,
 	// so it is removed rather than left to take disk space in the library.
 	if r.cfg.StoreDir == "" && r.stDir != "" {
-		errs = append(errs, os.RemoveAll(r.stDir))
+		errs = append(errs, store.Remove(r.stDir))
 	}
 	if r.unlock != nil {
 		errs = append(errs, r.unlock())

@@ -2,8 +2,6 @@
 
 package store
 
-import "os"
-
-// removeStore is os.RemoveAll: an open file or folder does not keep its
-// name from being removed here.
-func removeStore(dir string) error { return os.RemoveAll(dir) }
+// retrySharing runs op once: an open file or folder does not keep its name
+// from being removed here.
+func retrySharing(op func() error) error { return op() }

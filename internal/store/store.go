@@ -117,10 +117,15 @@ var errInUse = errors.New("the store is in use")
 // discard removes the store folder dir, unless another open store holds it.
 // Nothing else shares dir: it is shoebox's own store folder.
 func discard(dir string) error {
+	// Before the lock probe, which would create a LOCK file in a folder
+	// that is not a store at all.
+	if _, err := storeEntries(dir); err != nil {
+		return err
+	}
 	if inUse(dir) {
 		return errInUse
 	}
-	return removeStore(dir)
+	return Remove(dir)
 }
 
 // Discarded is the error that made Open delete and recreate this

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -428,8 +429,8 @@ func TestCorruptStoreGivesError(t *testing.T) {
 			corrupt(t, dir)
 			// Before TempDir's cleanup: the folder handle pebble leaks on a
 			// refused format keeps Windows from deleting the store until
-			// collected (see removeStore).
-			t.Cleanup(func() { removeStore(dir) })
+			// collected (see retrySharing).
+			t.Cleanup(func() { retrySharing(func() error { return os.RemoveAll(dir) }) })
 			if err := openAndReadAll(dir); err == nil {
 				t.Fatal("a corrupt store opened and read back without an error")
 			} else {
@@ -570,5 +571,45 @@ func BenchmarkPutRandom1M(b *testing.B) {
 			b.Fatalf("scanned %d keys, err %v", count, err)
 		}
 		s.Close()
+	}
+}
+
+// Remove takes a store folder with pebble's files away, leaves one that
+// holds anything else whole (ErrNotOurs, naming the file), and is no error
+// for a folder that is not there.
+func TestRemoveTakesOnlyAStoreFolder(t *testing.T) {
+	dir := makeStore(t)
+	if err := Remove(dir); err != nil {
+		t.Fatalf("Remove of a store: %v", err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the store folder is still there: %v", err)
+	}
+	if err := Remove(dir); err != nil {
+		t.Errorf("Remove of a missing folder: %v", err)
+	}
+	dir = makeStore(t)
+	mine := filepath.Join(dir, "IMG_0001.JPG")
+	if err := os.WriteFile(mine, []byte("a photo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := Remove(dir)
+	if !errors.Is(err, ErrNotOurs) || !strings.Contains(err.Error(), "IMG_0001.JPG") {
+		t.Errorf("Remove of a folder holding a photo: %v, want ErrNotOurs naming it", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if _, err := os.Stat(mine); err != nil || len(entries) < 3 {
+		t.Errorf("Remove took files from a folder it refused (%d left): %v", len(entries), err)
+	}
+	for _, name := range []string{"LOCK", "CURRENT", "MANIFEST-000001", "OPTIONS-000003", "000004.log", "000007.sst",
+		"000009.blob", "CURRENT.000002.dbtmp", "temporary.000003.dbtmp", "marker.format-version.000001.013"} {
+		if !storeFileName(name) {
+			t.Errorf("storeFileName(%q) = false", name)
+		}
+	}
+	for _, name := range []string{"IMG_0001.JPG", "000004.jpg", "MANIFEST-x", "x.sst", "lock", "notes.log", ".sst"} {
+		if storeFileName(name) {
+			t.Errorf("storeFileName(%q) = true", name)
+		}
 	}
 }

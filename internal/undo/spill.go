@@ -85,7 +85,7 @@ func (sp *spill) each(fn func(journal.Entry) error) error {
 // discard closes and removes the scratch store, returning cause.
 func (sp *spill) discard(cause error) error {
 	err := sp.st.Close()
-	if rmErr := os.RemoveAll(sp.dir); err == nil {
+	if rmErr := store.Remove(sp.dir); err == nil {
 		err = rmErr
 	}
 	if cause != nil {

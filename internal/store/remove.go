@@ -1,0 +1,88 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/shoebox-photos/shoebox/internal/quote"
+)
+
+// Remove deletes the store folder dir (scratch, or disposable and being
+// rebuilt) and the files pebble keeps in it, and nothing else: a folder at
+// a store's name that holds any other file (a user's folder that happens
+// to be called .shoebox, or .Shoebox on a case-insensitive disk) is left
+// whole and refused with ErrNotOurs, naming the file. Each file is removed
+// by the name checked, then the folder, which fails if anything appeared
+// meanwhile: no file shoebox did not make is ever removed. A folder that
+// is not there is no error.
+func Remove(dir string) error {
+	entries, err := storeEntries(dir)
+	if err != nil || entries == nil {
+		return err
+	}
+	return retrySharing(func() error {
+		for _, e := range entries {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+		}
+		return os.Remove(dir)
+	})
+}
+
+// storeEntries lists the store folder dir, refusing with ErrNotOurs when
+// it holds anything pebble does not make; nil, nil when dir is not there.
+func storeEntries(dir string) ([]os.DirEntry, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store folder %s: %w", quote.Path(dir), err)
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !storeFileName(e.Name()) {
+			return nil, fmt.Errorf("store folder %s holds %s, which shoebox did not make: %w; nothing was removed (move that file out of the folder)",
+				quote.Path(dir), quote.Path(e.Name()), ErrNotOurs)
+		}
+	}
+	if entries == nil {
+		entries = []os.DirEntry{}
+	}
+	return entries, nil
+}
+
+// storeFileName reports whether name is one pebble gives its files: LOCK,
+// CURRENT, MANIFEST-n, OPTIONS-n, n.log, n.sst, n.blob, CURRENT.n.dbtmp,
+// temporary.n.dbtmp and its marker.* files.
+func storeFileName(name string) bool {
+	switch {
+	case name == "LOCK" || name == "CURRENT":
+		return true
+	case strings.HasPrefix(name, "marker."):
+		return true
+	case strings.HasPrefix(name, "MANIFEST-"):
+		return isNumber(name[len("MANIFEST-"):])
+	case strings.HasPrefix(name, "OPTIONS-"):
+		return isNumber(name[len("OPTIONS-"):])
+	case strings.HasSuffix(name, ".dbtmp"):
+		mid := strings.TrimSuffix(name, ".dbtmp")
+		for _, p := range []string{"CURRENT.", "temporary."} {
+			if strings.HasPrefix(mid, p) {
+				return isNumber(mid[len(p):])
+			}
+		}
+		return false
+	}
+	num, ext, ok := strings.Cut(name, ".")
+	return ok && isNumber(num) && (ext == "log" || ext == "sst" || ext == "blob")
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil
+}
