@@ -171,20 +171,25 @@ func reservedLen(name string) int {
 
 func reserved(name string) bool { return reservedLen(name) > 0 }
 
+// isReservedBase reports whether b is a Windows device name: CON, PRN,
+// AUX, NUL, COM and LPT with a digit (the superscripts ¹ ² ³ count as
+// digits there too, Windows 10 and 11), and CONIN$ and CONOUT$, which
+// CreateFile opens as the console.
 func isReservedBase(b string) bool {
-	switch len(b) {
-	case 3:
-		for _, r := range [...]string{"CON", "PRN", "AUX", "NUL"} {
-			if strings.EqualFold(b, r) {
-				return true
-			}
+	for _, r := range [...]string{"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"} {
+		if strings.EqualFold(b, r) {
+			return true
 		}
-	case 4:
-		prefix := b[:3]
-		digit := b[3]
-		return digit >= '0' && digit <= '9' && (strings.EqualFold(prefix, "COM") || strings.EqualFold(prefix, "LPT"))
 	}
-	return false
+	if len(b) < 4 || !(strings.EqualFold(b[:3], "COM") || strings.EqualFold(b[:3], "LPT")) {
+		return false
+	}
+	switch d := b[3:]; d {
+	case "¹", "²", "³":
+		return true
+	default:
+		return len(d) == 1 && d[0] >= '0' && d[0] <= '9'
+	}
 }
 
 // WithSuffix inserts a conflict counter: ("IMG_1", ".jpg", 2) -> "IMG_1-2.jpg".
