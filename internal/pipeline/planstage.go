@@ -689,11 +689,17 @@ func (r *Run) sameContent(src, other string) bool {
 	return err == nil && eq
 }
 
-// sameFile reports whether two paths, links followed, name one file.
+// sameFile reports whether two paths, links followed, name one file: the
+// same identity, and the same size and mtime, which one file has under
+// every name. Identity alone is not proof: under Wine every Linux
+// filesystem below Z: is one volume, so files on two of them can share a
+// volume serial and inode number, and ReFS's 64-bit file index is not
+// unique; taken for one file, a different photo would be "already there".
 func (r *Run) sameFile(a, b string) bool {
 	ia, errA := r.cfg.FS.Stat(a)
 	ib, errB := r.cfg.FS.Stat(b)
-	return errA == nil && errB == nil && ia.Mode().IsRegular() && os.SameFile(ia, ib)
+	return errA == nil && errB == nil && ia.Mode().IsRegular() && os.SameFile(ia, ib) &&
+		ia.Size() == ib.Size() && ia.ModTime().Equal(ib.ModTime())
 }
 
 // selfCopy reports whether the library file lib is the source src itself
