@@ -70,6 +70,13 @@ type Stats struct {
 	Problems int64 // problems reported
 }
 
+// ErrNameNotOpenable: on Windows, a name ending in a dot or a space (NTFS
+// holds them, made through \\?\ paths, WSL or a NAS) is dropped from the
+// name by every ordinary open, which then opens its neighbour without
+// them ("IMG_1.JPG." opens "IMG_1.JPG"): such an entry is reported, not
+// read, so that another file is never taken for it.
+var ErrNameNotOpenable = errors.New("its name ends in a dot or a space, which Windows drops when a file is opened by name (another file would be read in its place); rename it to import it")
+
 // ErrLoop is the error inside a Problem{Op: "loop"}.
 var ErrLoop = errors.New("symlink loop: directory is its own ancestor")
 

@@ -77,3 +77,6 @@ func fromUnix(st *unix.Stat_t) entryStat {
 		nlink: uint64(st.Nlink),
 	}
 }
+
+// nameDroppedByOpen is false here: a name is opened as it is written.
+func nameDroppedByOpen(string) bool { return false }

@@ -3,6 +3,7 @@ package scan
 import (
 	"io/fs"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
@@ -88,4 +89,11 @@ func byHandle(h windows.Handle, mode fs.FileMode) (entryStat, error) {
 		id:    fileID{uint64(d.VolumeSerialNumber), uint64(d.FileIndexHigh)<<32 | uint64(d.FileIndexLow)},
 		nlink: uint64(d.NumberOfLinks),
 	}, nil
+}
+
+// nameDroppedByOpen reports whether Windows's path handling would change
+// name when the file is opened by its path: a final dot or space is
+// dropped (see ErrNameNotOpenable).
+func nameDroppedByOpen(name string) bool {
+	return strings.HasSuffix(name, ".") || strings.HasSuffix(name, " ")
 }

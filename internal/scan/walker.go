@@ -297,6 +297,10 @@ func (r *dirReader) entry(e fs.DirEntry) {
 		r.w.count.skipped.Add(1)
 		return
 	}
+	if nameDroppedByOpen(name) {
+		r.problem(joinPath(r.t.path, name), "open", ErrNameNotOpenable)
+		return
+	}
 	switch typ := e.Type(); {
 	case typ.IsRegular():
 		r.regular(name)
