@@ -372,9 +372,14 @@ func (r *Run) warnEscaped(fi fileInfo, esc *layout.Escape) {
 // source path: the claim order plan.Resolve expects. With a {counter}
 // template the name is not known yet: files sort by capture time instead,
 // the order in which numberBatch numbers them.
+//
+// Folders are grouped by their folded name: "Canon/" and "CANON/" are one
+// folder on NTFS, APFS, exFAT and SMB, so their files are resolved
+// together and land in one folder, spelt as the first of them, on every
+// filesystem (a library stays one library when copied to another disk).
 func destKey(p planned, byCapture bool) []byte {
 	k := append([]byte(nil), keyDest...)
-	k = append(k, p.Dir...)
+	k = append(k, layout.FoldKey(p.Dir)...)
 	k = append(k, 0)
 	if byCapture && !p.Unknown {
 		k = p.Taken.AppendFormat(k, captureOrder)
@@ -392,9 +397,9 @@ const captureOrder = "20060102150405.000000000"
 func (r *Run) resolveDirs(ctx context.Context) (int64, error) {
 	w := r.st.Writer(writeBatch)
 	var (
-		dir   string
-		batch []planned
-		n     int64
+		dir, dirKey string
+		batch       []planned
+		n           int64
 	)
 	flush := func() error {
 		if len(batch) == 0 {
@@ -414,12 +419,13 @@ func (r *Run) resolveDirs(ctx context.Context) (int64, error) {
 		if d.Err() != nil {
 			return d.Err()
 		}
-		if p.Dir != dir {
+		if key := layout.FoldKey(p.Dir); key != dirKey {
 			if err := flush(); err != nil {
 				return err
 			}
-			dir = p.Dir
+			dir, dirKey = p.Dir, key
 		}
+		p.Dir = dir // one spelling for a folder
 		batch = append(batch, p)
 		r.progress("plan", n+int64(len(batch)), r.sum.Media)
 		return nil
