@@ -456,6 +456,7 @@ func (r *Run) resolveDir(dir string, batch []planned, w opWriter) error {
 	if err != nil {
 		return err
 	}
+	existing = append(existing, r.aliasesTaken(full, batch, existing)...)
 	items := make([]plan.Item, len(batch))
 	for i, p := range batch {
 		items[i] = plan.Item{Seq: uint64(i), Src: p.Src, Size: p.Size, Name: p.Name}
@@ -622,6 +623,32 @@ func (r *Run) listDir(dir string, stems map[string]bool) ([]plan.Existing, error
 		out = append(out, ex)
 	}
 	return out, nil
+}
+
+// aliasesTaken lists the planned names that a listing by long names does
+// not show but that open an existing entry all the same: an 8.3 alias
+// ("PHOTOG~1.JPG" on NTFS, "PHOT~VBC.JPG" under Wine or Samba) of a file
+// with a long name, which a source from a FAT card or a DOS-era backup may
+// bear as its own name. Only names with a "~" are looked up, one Lstat
+// each; such a name is blocked (the file gets a counter), never called
+// identical.
+func (r *Run) aliasesTaken(dir string, batch []planned, listed []plan.Existing) []plan.Existing {
+	var taken []plan.Existing
+	seen := make(map[string]bool, len(listed))
+	for _, ex := range listed {
+		seen[layout.FoldKey(ex.Name)] = true
+	}
+	for _, p := range batch {
+		key := layout.FoldKey(p.Name)
+		if !strings.Contains(p.Name, "~") || seen[key] {
+			continue
+		}
+		seen[key] = true
+		if _, err := r.cfg.FS.Lstat(filepath.Join(dir, p.Name)); err == nil {
+			taken = append(taken, plan.Existing{Name: p.Name, Dir: true, Size: -1})
+		}
+	}
+	return taken
 }
 
 // existing describes one destination entry that an incoming name may
