@@ -58,13 +58,16 @@ func storeEntries(dir string) ([]os.DirEntry, error) {
 
 // storeFileName reports whether name is one pebble gives its files: LOCK,
 // CURRENT, MANIFEST-n, OPTIONS-n, n.log, n.sst, n.blob, CURRENT.n.dbtmp,
-// temporary.n.dbtmp and its marker.* files.
+// temporary.n.dbtmp and its marker.NAME.N.VALUE files.
 func storeFileName(name string) bool {
 	switch {
 	case name == "LOCK" || name == "CURRENT":
 		return true
 	case strings.HasPrefix(name, "marker."):
-		return true
+		// marker.<name>.<iteration>.<value>, as in
+		// marker.format-version.000001.013
+		parts := strings.SplitN(name, ".", 4)
+		return len(parts) == 4 && parts[1] != "" && isNumber(parts[2]) && parts[3] != ""
 	case strings.HasPrefix(name, "MANIFEST-"):
 		return isNumber(name[len("MANIFEST-"):])
 	case strings.HasPrefix(name, "OPTIONS-"):

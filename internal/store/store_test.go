@@ -602,12 +602,12 @@ func TestRemoveTakesOnlyAStoreFolder(t *testing.T) {
 		t.Errorf("Remove took files from a folder it refused (%d left): %v", len(entries), err)
 	}
 	for _, name := range []string{"LOCK", "CURRENT", "MANIFEST-000001", "OPTIONS-000003", "000004.log", "000007.sst",
-		"000009.blob", "CURRENT.000002.dbtmp", "temporary.000003.dbtmp", "marker.format-version.000001.013"} {
+		"000009.blob", "CURRENT.000002.dbtmp", "temporary.000003.dbtmp", "marker.format-version.000001.013", "marker.manifest.000007.MANIFEST-000028"} {
 		if !storeFileName(name) {
 			t.Errorf("storeFileName(%q) = false", name)
 		}
 	}
-	for _, name := range []string{"IMG_0001.JPG", "000004.jpg", "MANIFEST-x", "x.sst", "lock", "notes.log", ".sst"} {
+	for _, name := range []string{"IMG_0001.JPG", "000004.jpg", "MANIFEST-x", "x.sst", "lock", "notes.log", ".sst", "marker.jpg", "marker.a.b.c"} {
 		if storeFileName(name) {
 			t.Errorf("storeFileName(%q) = true", name)
 		}
