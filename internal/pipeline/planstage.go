@@ -373,13 +373,16 @@ func (r *Run) warnEscaped(fi fileInfo, esc *layout.Escape) {
 // template the name is not known yet: files sort by capture time instead,
 // the order in which numberBatch numbers them.
 //
-// Folders are grouped by their folded name: "Canon/" and "CANON/" are one
-// folder on NTFS, APFS, exFAT and SMB, so their files are resolved
-// together and land in one folder, spelt as the first of them, on every
-// filesystem (a library stays one library when copied to another disk).
+// New files' folders are grouped by their folded name: "Canon/" and
+// "CANON/" are one folder on NTFS, APFS, exFAT and SMB, so their files are
+// resolved together and land in one folder, spelt as the first of them, on
+// every filesystem (a library stays one library when copied to another
+// disk). A file already in the library (Present) is where it is: its
+// folder keeps its own spelling and forms its own group, which a folder
+// listing of the new files' group sees anyway.
 func destKey(p planned, byCapture bool) []byte {
 	k := append([]byte(nil), keyDest...)
-	k = append(k, layout.FoldKey(p.Dir)...)
+	k = append(k, dirGroup(p)...)
 	k = append(k, 0)
 	if byCapture && !p.Unknown {
 		k = p.Taken.AppendFormat(k, captureOrder)
@@ -388,6 +391,15 @@ func destKey(p planned, byCapture bool) []byte {
 	}
 	k = append(k, 0)
 	return append(k, p.Src...)
+}
+
+// dirGroup is the part of destKey that decides which files are resolved
+// together (see destKey).
+func dirGroup(p planned) string {
+	if p.Present {
+		return "\x01" + p.Dir
+	}
+	return "\x02" + layout.FoldKey(p.Dir)
 }
 
 // captureOrder formats a wall clock so that text order is time order.
@@ -419,13 +431,13 @@ func (r *Run) resolveDirs(ctx context.Context) (int64, error) {
 		if d.Err() != nil {
 			return d.Err()
 		}
-		if key := layout.FoldKey(p.Dir); key != dirKey {
+		if key := dirGroup(p); key != dirKey {
 			if err := flush(); err != nil {
 				return err
 			}
 			dir, dirKey = p.Dir, key
 		}
-		p.Dir = dir // one spelling for a folder
+		p.Dir = dir // one spelling for a folder (a Present file's is its own)
 		batch = append(batch, p)
 		r.progress("plan", n+int64(len(batch)), r.sum.Media)
 		return nil
