@@ -613,3 +613,29 @@ func TestRemoveTakesOnlyAStoreFolder(t *testing.T) {
 		}
 	}
 }
+
+// A user's file whose name only starts like pebble's (marker.jpg,
+// 2024.log) is not taken for a store file: a folder at a store's name
+// holding one is refused whole, never emptied of it (Windows attacker).
+func TestRemoveKeepsFilesNamedAlmostLikePebbles(t *testing.T) {
+	for _, name := range []string{"marker.jpg", "marker.", "marker.beach.JPG", "marker.x", "2024.log", "1.sst", "12345.blob",
+		"OPTIONS-1", "MANIFEST-7", "CURRENT.1.dbtmp"} {
+		if storeFileName(name) {
+			t.Errorf("storeFileName(%q) = true: pebble never names a file so", name)
+		}
+		dir := filepath.Join(t.TempDir(), "run")
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		mine := filepath.Join(dir, name)
+		if err := os.WriteFile(mine, []byte("the user's"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := Remove(dir); !errors.Is(err, ErrNotOurs) {
+			t.Errorf("Remove of a folder holding %q: %v, want ErrNotOurs", name, err)
+		}
+		if _, err := os.Stat(mine); err != nil {
+			t.Errorf("the user's %q was removed: %v", name, err)
+		}
+	}
+}
