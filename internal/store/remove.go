@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/shoebox-photos/shoebox/internal/quote"
@@ -56,36 +55,58 @@ func storeEntries(dir string) ([]os.DirEntry, error) {
 	return entries, nil
 }
 
-// storeFileName reports whether name is one pebble gives its files: LOCK,
-// CURRENT, MANIFEST-n, OPTIONS-n, n.log, n.sst, n.blob, CURRENT.n.dbtmp,
-// temporary.n.dbtmp and its marker.NAME.N.VALUE files.
+// storeFileName reports whether name is one pebble gives its files, in
+// pebble's exact forms (v2: base.MakeFilename, wal.makeLogFilename,
+// atomicfs.markerFilename): LOCK, CURRENT, MANIFEST-n, OPTIONS-n, n.log,
+// n.sst, n.blob, CURRENT.n.dbtmp, temporary.n.dbtmp, where n has at least
+// six digits, and marker.<name>.<iter>.<value> for its markers. A user's
+// marker.jpg or 2024.log only starts alike and is never taken for one.
 func storeFileName(name string) bool {
 	switch {
 	case name == "LOCK" || name == "CURRENT":
 		return true
 	case strings.HasPrefix(name, "marker."):
-		// marker.<name>.<iteration>.<value>, as in
-		// marker.format-version.000001.013
-		parts := strings.SplitN(name, ".", 4)
-		return len(parts) == 4 && parts[1] != "" && isNumber(parts[2]) && parts[3] != ""
+		return markerName(name[len("marker."):])
 	case strings.HasPrefix(name, "MANIFEST-"):
-		return isNumber(name[len("MANIFEST-"):])
+		return isFileNum(name[len("MANIFEST-"):])
 	case strings.HasPrefix(name, "OPTIONS-"):
-		return isNumber(name[len("OPTIONS-"):])
+		return isFileNum(name[len("OPTIONS-"):])
 	case strings.HasSuffix(name, ".dbtmp"):
 		mid := strings.TrimSuffix(name, ".dbtmp")
 		for _, p := range []string{"CURRENT.", "temporary."} {
 			if strings.HasPrefix(mid, p) {
-				return isNumber(mid[len(p):])
+				return isFileNum(mid[len(p):])
 			}
 		}
 		return false
 	}
 	num, ext, ok := strings.Cut(name, ".")
-	return ok && isNumber(num) && (ext == "log" || ext == "sst" || ext == "blob")
+	return ok && isFileNum(num) && (ext == "log" || ext == "sst" || ext == "blob")
 }
 
+// markerName: rest is <name>.<iter>.<value> of pebble's marker files
+// (marker.manifest.000001.MANIFEST-000001, marker.format-version.000001.013).
+func markerName(rest string) bool {
+	switch name, rest, _ := strings.Cut(rest, "."); name {
+	case "manifest":
+		iter, value, ok := strings.Cut(rest, ".")
+		return ok && isFileNum(iter) && (value == "" || strings.HasPrefix(value, "MANIFEST-") && isFileNum(value[len("MANIFEST-"):]))
+	case "format-version":
+		iter, value, ok := strings.Cut(rest, ".")
+		return ok && isFileNum(iter) && isNumber(value)
+	}
+	return false
+}
+
+// isFileNum: s is a pebble file number as it writes them, at least six
+// digits (base.DiskFileNum's "%06d").
+func isFileNum(s string) bool { return len(s) >= 6 && isNumber(s) }
+
 func isNumber(s string) bool {
-	_, err := strconv.ParseUint(s, 10, 64)
-	return err == nil
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
