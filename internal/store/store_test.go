@@ -639,3 +639,34 @@ func TestRemoveKeepsFilesNamedAlmostLikePebbles(t *testing.T) {
 		}
 	}
 }
+
+// A folder at a store's name that holds no store (no CURRENT, no manifest
+// marker) but a user's file whose name is one pebble gives its write-ahead
+// logs (a photo renamed 000001.log): pebble's open takes it for a log of
+// its own, replays it and deletes it as obsolete. Found by the Windows
+// attacker: a user's folder at DEST/.shoebox/index or imports lost such a
+// file, silently, exit 0. Such a folder is not a store: it must be refused
+// (ErrNotOurs) or at least left holding the user's file, unchanged.
+func TestOpenKeepsAUserFileNamedLikeAWriteAheadLog(t *testing.T) {
+	for _, opt := range []Options{{Disposable: true}, {}} {
+		dir := filepath.Join(t.TempDir(), "index")
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		mine := filepath.Join(dir, "000001.log")
+		photo := append([]byte{0xff, 0xd8, 0xff, 0xe1}, bytes.Repeat([]byte("a photo "), 4096)...)
+		if err := os.WriteFile(mine, photo, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Open(dir, opt)
+		if err == nil {
+			err = s.Close()
+		}
+		if err != nil && !errors.Is(err, ErrNotOurs) {
+			t.Errorf("%+v: Open of a folder holding a user's 000001.log: %v, want it opened or ErrNotOurs", opt, err)
+		}
+		if got, rerr := os.ReadFile(mine); rerr != nil || !bytes.Equal(got, photo) {
+			t.Errorf("%+v: the user's 000001.log is gone or changed after Open (err %v): %v", opt, err, rerr)
+		}
+	}
+}
