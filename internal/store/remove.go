@@ -43,11 +43,26 @@ func storeEntries(dir string) ([]os.DirEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store folder %s: %w", quote.Path(dir), err)
 	}
+	manifest, data := false, ""
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !storeFileName(e.Name()) {
+		name := e.Name()
+		if !e.Type().IsRegular() || !storeFileName(name) {
 			return nil, fmt.Errorf("store folder %s holds %s, which shoebox did not make: %w; nothing was removed (move that file out of the folder)",
-				quote.Path(dir), quote.Path(e.Name()), ErrNotOurs)
+				quote.Path(dir), quote.Path(name), ErrNotOurs)
 		}
+		switch {
+		case name == "CURRENT" || strings.HasPrefix(name, "marker.manifest."):
+			manifest = true
+		case strings.HasSuffix(name, ".log") || strings.HasSuffix(name, ".sst") || strings.HasSuffix(name, ".blob"):
+			data = name
+		}
+	}
+	// Pebble writes its first log only after its manifest marker, and
+	// Remove takes logs before markers (name order): a log with no
+	// marker beside it was never pebble's, but someone's file so named.
+	if data != "" && !manifest {
+		return nil, fmt.Errorf("store folder %s holds %s but no store's manifest, so shoebox did not make it: %w; nothing was removed (move that file out of the folder)",
+			quote.Path(dir), quote.Path(data), ErrNotOurs)
 	}
 	if entries == nil {
 		entries = []os.DirEntry{}

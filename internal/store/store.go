@@ -96,6 +96,14 @@ func Open(dir string, opt Options) (*Store, error) {
 		}
 		return open(dir, opt)
 	}
+	if !opt.ReadOnly {
+		// Before pebble's open, which would write into a folder that is
+		// not a store, and take a file named like its logs for one of
+		// them, replay it and delete it.
+		if _, err := storeEntries(dir); err != nil {
+			return nil, fmt.Errorf("open store %s: %w", quote.Path(dir), err)
+		}
+	}
 	s, err := open(dir, opt)
 	if err == nil || !opt.Disposable || opt.ReadOnly {
 		return s, err
