@@ -313,6 +313,16 @@ func (r *Run) openStores() error {
 		return fmt.Errorf("open run store: %w", err)
 	}
 	r.st = st
+	if r.cfg.DryRun && r.cfg.StoreDir == "" {
+		// The real run opens these in the library: what it would refuse
+		// there, the dry run foretells.
+		if err := store.Check(filepath.Join(StateDir(r.dest), "run")); err != nil {
+			return fmt.Errorf("open run store: %w", err)
+		}
+		if err := store.Check(filepath.Join(StateDir(r.dest), "index")); err != nil {
+			return fmt.Errorf("open library index: %w", err)
+		}
+	}
 	r.openImports()
 	if !r.cfg.DryRun {
 		// Opened with dedup off too: the library index must learn of every

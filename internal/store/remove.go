@@ -125,3 +125,17 @@ func isNumber(s string) bool {
 	}
 	return s != ""
 }
+
+// Check refuses, as Open and Remove would (ErrNotOurs, naming the file),
+// a folder at a store's name that is a link or holds anything pebble does
+// not make, touching nothing: a dry run, which keeps its store elsewhere,
+// foretells so the real run's refusal.
+func Check(dir string) error {
+	if err := requireStoreFolder(dir); err != nil {
+		return fmt.Errorf("open store %s: %w", quote.Path(dir), err)
+	}
+	if _, err := storeEntries(dir); err != nil {
+		return fmt.Errorf("open store %s: %w", quote.Path(dir), err)
+	}
+	return nil
+}
