@@ -3,8 +3,9 @@ package layout
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
+
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 )
 
 // TestStateFolderShortNameIsReserved checks the Reserved rule against the
@@ -22,7 +23,7 @@ func TestStateFolderShortNameIsReserved(t *testing.T) {
 	if err := os.Mkdir(state, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	short := shortName(t, state)
+	short := fsxtest.ShortName(t, state)
 	if short == StateDirName {
 		t.Skipf("this volume gives %q no 8.3 alias", StateDirName)
 	}
@@ -36,18 +37,4 @@ func TestStateFolderShortNameIsReserved(t *testing.T) {
 	if got := SafeName(short); got == short {
 		t.Errorf("SafeName(%q) = %q: a planned segment so named lands in the state folder", short, got)
 	}
-}
-
-func shortName(t *testing.T, path string) string {
-	t.Helper()
-	long, err := syscall.UTF16PtrFromString(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]uint16, syscall.MAX_PATH)
-	n, err := syscall.GetShortPathName(long, &buf[0], uint32(len(buf)))
-	if n == 0 {
-		t.Skipf("GetShortPathName(%s): %v", path, err)
-	}
-	return filepath.Base(syscall.UTF16ToString(buf[:n]))
 }

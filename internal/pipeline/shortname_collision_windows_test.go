@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 )
 
 // TestSourceNamedAsAShortAliasLands: a library file with a long name has an
@@ -19,7 +21,7 @@ func TestSourceNamedAsAShortAliasLands(t *testing.T) {
 	src, dst := filepath.Join(root, "card"), filepath.Join(root, "lib")
 	day := filepath.Join(dst, "2019", "2019-07-04")
 	tree(t, day, map[string][]byte{"Photograph_long_name.JPG": photo(2019, 7, 4, 15, "library's")})
-	alias := shortBase(t, filepath.Join(day, "Photograph_long_name.JPG"))
+	alias := fsxtest.ShortName(t, filepath.Join(day, "Photograph_long_name.JPG"))
 	if alias == "Photograph_long_name.JPG" {
 		t.Skip("this volume makes no 8.3 aliases")
 	}

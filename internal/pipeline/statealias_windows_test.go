@@ -3,11 +3,11 @@ package pipeline
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 	"github.com/shoebox-photos/shoebox/internal/layout"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
@@ -24,7 +24,7 @@ func TestMoveThroughStateFolderShortNameKeepsThePhoto(t *testing.T) {
 	if err := os.MkdirAll(state, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	short := shortBase(t, state)
+	short := fsxtest.ShortName(t, state)
 	if short == layout.StateDirName {
 		t.Skipf("this volume gives %s no 8.3 alias", layout.StateDirName)
 	}
@@ -48,18 +48,4 @@ func TestMoveThroughStateFolderShortNameKeepsThePhoto(t *testing.T) {
 		}
 	}
 	t.Errorf("the photo is gone: moved from the card and not in the library outside %s (alias %q)", layout.StateDirName, short)
-}
-
-func shortBase(t *testing.T, path string) string {
-	t.Helper()
-	long, err := syscall.UTF16PtrFromString(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]uint16, syscall.MAX_PATH)
-	n, err := syscall.GetShortPathName(long, &buf[0], uint32(len(buf)))
-	if n == 0 {
-		t.Skipf("GetShortPathName(%s): %v", path, err)
-	}
-	return filepath.Base(syscall.UTF16ToString(buf[:n]))
 }
