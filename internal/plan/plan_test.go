@@ -154,3 +154,47 @@ func TestKeeper(t *testing.T) {
 		}
 	}
 }
+
+// TestKeeperPrefersTheCameraName: of two identical files, the one a camera
+// named (DCIM-style) is kept, whatever the paths' lengths; then the one
+// not named like a copy; then the older modification time; and Why says
+// which rule chose (issue 23, bug 8: "dup of Nikon.jpg" was kept over
+// "Nikon_D70.jpg" for its shorter path).
+func TestKeeperPrefersTheCameraName(t *testing.T) {
+	old := time.Date(2019, 7, 4, 15, 30, 0, 0, time.UTC)
+	cases := []struct {
+		name   string
+		copies []Copy
+		want   int
+		why    string
+	}{
+		{"not a copy's name", []Copy{{Path: "/p/dup of Nikon.jpg"}, {Path: "/p/Nikon_D70.jpg"}}, 1, "not named like a copy"},
+		{"DCIM name over a short one", []Copy{{Path: "/p/a.jpg"}, {Path: "/card/DCIM/100NIKON/DSC_0001.JPG"}}, 1, "the camera's own name"},
+		{"DCIM name over an edit", []Copy{{Path: "/p/IMG_1234-edited.jpg"}, {Path: "/p/sub/IMG_1234.jpg"}}, 1, "the camera's own name"},
+		{"DCIM name over a numbered copy", []Copy{{Path: "/p/IMG_1234-1.jpg"}, {Path: "/p/sub/IMG_1234.jpg"}}, 1, "the camera's own name"},
+		{"DCIM name over (1)", []Copy{{Path: "/p/P1000123(1).JPG"}, {Path: "/p/sub/P1000123.JPG"}}, 1, "the camera's own name"},
+		{"GoPro", []Copy{{Path: "/p/clip.mp4"}, {Path: "/p/sub/GOPR0001.MP4"}}, 1, "the camera's own name"},
+		{"older mtime", []Copy{{Path: "/a/x.jpg", ModTime: old.Add(time.Hour)}, {Path: "/b/x.jpg", ModTime: old}}, 1, "the older modification time"},
+		{"path order", []Copy{{Path: "/b/x.jpg", ModTime: old}, {Path: "/a/x.jpg", ModTime: old}}, 1, "the first path in order"},
+	}
+	for _, c := range cases {
+		got := Keeper(c.copies)
+		if got != c.want {
+			t.Errorf("%s: Keeper = %d, want %d", c.name, got, c.want)
+			continue
+		}
+		if why := Why(c.copies[got], c.copies[1-got]); why != c.why {
+			t.Errorf("%s: Why = %q, want %q", c.name, why, c.why)
+		}
+	}
+	for _, name := range []string{"IMG_1234.JPG", "DSC_0001.NEF", "DSCF0001.RAF", "_DSC0001.ARW", "P1000123.JPG", "GOPR0001.MP4", "GX010001.MP4", "DJI_0001.DNG", "img_1234.jpg", "PXL_20231010_123456789.jpg", "IMG_20190704_153000.jpg", "VID_20190704_153000.mp4"} {
+		if !CameraName("/x/" + name) {
+			t.Errorf("CameraName(%q) = false, want true", name)
+		}
+	}
+	for _, name := range []string{"IMG_1234 (1).JPG", "IMG_1234-1.JPG", "IMG_1234-edited.JPG", "Copy of IMG_1234.JPG", "IMG_1234 copy.JPG", "Nikon_D70.jpg", "holiday.jpg", "IMG_12345.JPG"} {
+		if CameraName("/x/" + name) {
+			t.Errorf("CameraName(%q) = true, want false", name)
+		}
+	}
+}
