@@ -16,7 +16,14 @@ func printVerbose(w io.Writer, ev pipeline.Event) {
 	switch ev.Outcome {
 	case pipeline.OutTransferred, pipeline.OutRenamed, pipeline.OutPlanned, pipeline.OutPlannedAs:
 		fmt.Fprintf(w, "%-14s %s → %s  (%s)\n", ev.Outcome, shown(ev.Src), shown(ev.Dst), shown(placedBecause(ev)))
-	case pipeline.OutIdentical, pipeline.OutDuplicate, pipeline.OutDupPlanned, pipeline.OutDupRemoved:
+	case pipeline.OutDuplicate:
+		// Which copy is kept, and why: the camera's own name, the older file …
+		fmt.Fprintf(w, "%-14s %s = %s", ev.Outcome, shown(ev.Src), shown(ev.SameAs))
+		if _, why, ok := strings.Cut(ev.Reason, " (kept: "); ok {
+			fmt.Fprintf(w, "  (kept: %s", shown(why))
+		}
+		fmt.Fprintln(w)
+	case pipeline.OutIdentical, pipeline.OutDupPlanned, pipeline.OutDupRemoved:
 		fmt.Fprintf(w, "%-14s %s = %s\n", ev.Outcome, shown(ev.Src), shown(ev.SameAs))
 	case pipeline.OutFiltered, pipeline.OutIgnored:
 		fmt.Fprintf(w, "%-14s %s  (%s)\n", ev.Outcome, shown(ev.Src), shown(ev.Reason))

@@ -231,7 +231,7 @@ func (r *Run) hashLibraryOfSize(size int64, pool *hashPool) (bool, error) {
 	err := r.st.Scan(prefix, func(k, v []byte) error {
 		any = true
 		d := newDec(v)
-		d.t() // the mtime the walk saw; the hash cache checks the file's stamp itself
+		mtime := d.t() // the mtime the walk saw; the hash cache checks the file's stamp itself
 		var read string
 		if d.Len() > 0 {
 			read = d.s() // a file the import history recognised (recall.go)
@@ -239,7 +239,7 @@ func (r *Run) hashLibraryOfSize(size int64, pool *hashPool) (bool, error) {
 		if d.Err() != nil {
 			return d.Err()
 		}
-		m := member{copy: plan.Copy{Path: string(k[len(prefix):]), InLibrary: true}, read: read}
+		m := member{copy: plan.Copy{Path: string(k[len(prefix):]), ModTime: mtime, InLibrary: true}, read: read}
 		return pool.add(m, size)
 	})
 	return any, err
@@ -351,6 +351,7 @@ func encodeMember(m member) []byte {
 	e.s(m.copy.Path)
 	e.t(m.copy.Wall)
 	e.bool(m.copy.InLibrary)
+	e.t(m.copy.ModTime)
 	return e.bytes()
 }
 
@@ -399,6 +400,7 @@ func (r *Run) markContent(prefix []byte, keep member, w opWriter) error {
 		e.s(keep.copy.Path)
 		e.bool(keep.copy.InLibrary)
 		e.s(m.copy.Path) // the duplicate itself, for --delete-duplicates
+		e.s(plan.Why(keep.copy, m.copy))
 		r.dupsFound++
 		return w.Put(seqKey(keyDup, m.seq), e.bytes())
 	})
@@ -414,6 +416,7 @@ func decodeMember(v []byte) (member, error) {
 	m.copy.Path = d.s()
 	m.copy.Wall = d.t()
 	m.copy.InLibrary = d.bool()
+	m.copy.ModTime = d.t()
 	return m, d.Err()
 }
 
@@ -474,7 +477,7 @@ type member struct {
 // sourceMemberOf is what dedup needs of a source photo or video; the meta
 // stage stores it beside the size key, so dedup never looks files up.
 func sourceMemberOf(fi fileInfo) member {
-	return member{seq: fi.Seq, copy: plan.Copy{Path: fi.File.Path, Wall: fi.Info.Date.Wall}}
+	return member{seq: fi.Seq, copy: plan.Copy{Path: fi.File.Path, Wall: fi.Info.Date.Wall, ModTime: fi.File.ModTime}}
 }
 
 // sumOf hashes a member, reusing the library index where it is current.
@@ -506,6 +509,8 @@ func (r *Run) duplicateOf(seq uint64) (dupOf, bool, error) {
 	}
 	d := newDec(v)
 	out := dupOf{Path: d.s(), InLibrary: d.bool()}
+	d.s() // the duplicate's own path
+	out.Why = d.s()
 	return out, true, d.Err()
 }
 

@@ -239,7 +239,7 @@ func (r *Run) admit(fi fileInfo) (bool, error) {
 		r.rememberImport(infoSource(fi), dup.Path, false, true)
 	case ok:
 		r.sum.Duplicates++
-		r.emit(r.opEvent(fi, OutDuplicate, "", dup.Path, "same content as "+dup.Path))
+		r.emit(r.opEvent(fi, OutDuplicate, "", dup.Path, duplicateReason(dup)))
 	}
 	return !ok, err
 }
@@ -785,4 +785,13 @@ func splitName(base string) (string, string) {
 		return base, ""
 	}
 	return strings.TrimSuffix(base, ext), ext
+}
+
+// duplicateReason says what a duplicate duplicates and why that copy,
+// not this one, is kept.
+func duplicateReason(dup dupOf) string {
+	if dup.Why == "" {
+		return "same content as " + dup.Path
+	}
+	return fmt.Sprintf("same content as %s (kept: %s)", dup.Path, dup.Why)
 }

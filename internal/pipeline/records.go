@@ -105,6 +105,7 @@ func getInfo(seq uint64, d *dec) fileInfo {
 type dupOf struct {
 	Path      string // the kept copy
 	InLibrary bool   // the kept copy is already in the library
+	Why       string // which of plan.Keeper's rules kept it ("the camera's own name")
 }
 
 // planned is a file with its wanted destination, sorted by directory.
