@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the release archives for every target, with SHA-256 checksums:
 #   .ci/release.sh v1.2.3 [outdir]      (default outdir: dist/)
-# Each archive holds the shoebox binary (pure Go: CGO_ENABLED=0), README.md
+# Each archive holds the shoebox binary (pure Go: CGO_ENABLED=0), README.md,
+# LICENSE, docs/
 # and the man page shoebox.1 (rendered from the help texts by
 # `shoebox help man`). `shoebox version` prints
 # the given version. Windows archives are .zip, the others .tar.gz.
@@ -22,7 +23,7 @@ for t in $targets; do
 	GOOS=$os GOARCH=$arch CGO_ENABLED=0 go build -trimpath \
 		-ldflags "-s -w -X github.com/shoebox-photos/shoebox/internal/cli.Version=$version" \
 		-o "$work/$name/$exe" ./cmd/shoebox
-	cp README.md "$work/$name/"
+	cp -r README.md LICENSE docs "$work/$name/"
 	cp "$work/shoebox.1" "$work/$name/"
 	rm -f "$out/$name.zip" "$out/$name.tar.gz"
 	if [ "$os" = windows ]; then

@@ -20,7 +20,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/spell"
 )
 
-// Exit codes, documented in the README and in `shoebox help`.
+// Exit codes, documented in docs/usage.md and in `shoebox help`.
 const (
 	ExitOK          = 0   // everything done
 	ExitFatal       = 1   // the run could not start or had to stop

@@ -10,7 +10,7 @@ import (
 )
 
 // A documented feature is a tested feature: every flag and template token
-// that the README or a command's --help names must be passed to the real
+// that the docs (docs/usage.md, docs/templates.md) or a command's --help names must be passed to the real
 // command by at least one CLI script (testdata/script/*.txtar), so a flag or
 // token can never again be documented while unwired.
 func TestEveryDocumentedFlagAndTokenIsExercised(t *testing.T) {
@@ -77,14 +77,14 @@ func mentions(lines []string, arg string) bool {
 }
 
 // documentedFlags lists each command's flags as its --help shows them, and
-// sort's flags as the README's table lists them.
+// sort's flags as the table in docs/usage.md lists them.
 func documentedFlags(t *testing.T) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
 	for cmd, text := range helps {
 		out[cmd] = flagsIn(text)
 	}
-	for _, line := range readmeSection(t, "Flags of `sort`", "### Template tokens") {
+	for _, line := range docSection(t, "docs/usage.md", "Flags of `sort`", "Messages at scale") {
 		if strings.HasPrefix(line, "| `-") {
 			cell := strings.SplitN(line, "|", 3)[1]
 			out["sort"] = append(out["sort"], flagsIn(cell)...)
@@ -104,35 +104,37 @@ func flagsIn(text string) []string {
 	return flags
 }
 
-// documentedTokens lists the template tokens of the README's token table.
+// documentedTokens lists the template tokens of the token table in docs/templates.md.
 func documentedTokens(t *testing.T) []string {
 	t.Helper()
 	tok := regexp.MustCompile(`\x60(\{[a-z]+(?::[0-9a-z]+)?\})\x60`)
 	var toks []string
-	for _, line := range readmeSection(t, "### Template tokens", "### Where the date comes from") {
+	for _, line := range docSection(t, "docs/templates.md", "# Templates and tokens", "`{counter}` numbers") {
 		for _, m := range tok.FindAllStringSubmatch(line, -1) {
 			toks = append(toks, m[1])
 		}
 	}
 	if len(toks) < 10 {
-		t.Fatalf("found only %d tokens in the README's token table: %v", len(toks), toks)
+		t.Fatalf("found only %d tokens in the token table of docs/templates.md: %v", len(toks), toks)
 	}
 	return uniq(toks)
 }
 
-func readmeSection(t *testing.T, from, to string) []string {
+// docSection returns the lines of a page of the repository (a path from
+// its top) from the first line holding from up to the first holding to.
+func docSection(t *testing.T, page, from, to string) []string {
 	t.Helper()
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile(filepath.Join("../..", page))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(data)
 	i := strings.Index(s, from)
-	j := strings.Index(s, to)
-	if i < 0 || j < i {
-		t.Fatalf("README has no section from %q to %q", from, to)
+	j := strings.Index(s[max(i, 0):], to)
+	if i < 0 || j < 0 {
+		t.Fatalf("%s has no section from %q to %q", page, from, to)
 	}
-	return strings.Split(s[i:j], "\n")
+	return strings.Split(s[i:i+j], "\n")
 }
 
 func uniq(xs []string) []string {

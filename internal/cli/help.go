@@ -37,11 +37,12 @@ file identical to the one already at its target is skipped, a different one
 gets a "-1", "-2"... suffix. A killed run leaves no half-written file, and the
 same command run again finishes the job.
 
-The capture date comes from, in order: EXIF DateTimeOriginal, CreateDate,
-ModifyDate (JPEG, HEIC, TIFF, PNG, WebP, RAW); QuickTime/MP4 creation time
-for videos; XMP; a date in the file name (IMG_20190704_153000, PXL_...,
-"2019-07-04 15.30.00", WhatsApp IMG-20190704-WA0001); the file's
-modification time. Files with no date go to DEST/unknown/.
+The capture date comes from the file's own metadata (EXIF, IPTC, XMP,
+QuickTime/MP4, maker records), else a date in its name (IMG_20190704_153000,
+PXL_..., WhatsApp IMG-20190704-WA0001), else a modification time that can
+be trusted; the full order is in docs/dates.md, and "shoebox explain FILE"
+shows every candidate and which one won. Files with no date go to
+DEST/unknown/.
 
 The date is the camera's clock, as it showed it. Its UTC offset (used to
 tell whether a photo and a video of one name are one shot, e.g. a Live
@@ -53,7 +54,7 @@ Flags:
   -t, --template T     destination layout (default "{year}/{year}-{month}-{day}/{name}{ext}")
       --mode M         copy (default), move, hardlink, symlink, reflink
       --workers N      files transferred at once (default: chosen from the storage,
-                       4 on SSDs, 1 per spinning disk, 2 on network shares)
+                       4 on SSDs, 1 per spinning disk, 4 on network shares)
   -n, --dry-run        print the plan, change nothing
       --dedup on|off   skip files whose content is already in DEST or earlier in the run (default on)
       --delete-duplicates (with --mode move) remove a duplicate source once its kept

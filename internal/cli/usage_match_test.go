@@ -1,26 +1,15 @@
 package cli
 
 import (
-	"os"
 	"strings"
 	"testing"
 )
 
-// The README's usage section, the man page and every shell's completion
-// name every flag that a command's --help names, and the README names no
+// The usage page (docs/usage.md), the man page and every shell's completion
+// name every flag that a command's --help names, and the usage page names no
 // flag of sort that --help does not: all of them come back to --help.
 func TestReadmeManAndCompletionsMatchHelp(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(b)
-	start := strings.Index(readme, "\n## Usage")
-	end := strings.Index(readme, "\n## Exit codes")
-	if start < 0 || end < start {
-		t.Fatal("README has no Usage section before Exit codes")
-	}
-	usage := readme[start:end]
+	usage := strings.Join(docSection(t, "docs/usage.md", "# Usage", "\n## Exit codes"), "\n")
 	var man strings.Builder
 	if err := writeMan(&man); err != nil {
 		t.Fatal(err)
@@ -28,14 +17,14 @@ func TestReadmeManAndCompletionsMatchHelp(t *testing.T) {
 	manText := strings.ReplaceAll(man.String(), `\-`, "-")
 	for cmd, text := range helps {
 		if !strings.Contains(usage, "shoebox "+cmd) {
-			t.Errorf("README usage does not show shoebox %s", cmd)
+			t.Errorf("docs/usage.md does not show shoebox %s", cmd)
 		}
 		for _, f := range helpFlags(text) {
 			if f == "--help" || !strings.HasPrefix(f, "--") {
 				continue
 			}
 			if !strings.Contains(usage, "`"+f) && !strings.Contains(usage, " "+f) {
-				t.Errorf("shoebox %s --help names %s; the README usage does not", cmd, f)
+				t.Errorf("shoebox %s --help names %s; docs/usage.md does not", cmd, f)
 			}
 			if !strings.Contains(manText, f) {
 				t.Errorf("shoebox %s --help names %s; the man page does not", cmd, f)
@@ -55,11 +44,11 @@ func TestReadmeManAndCompletionsMatchHelp(t *testing.T) {
 	table, _, _ = strings.Cut(table, "\n\n")
 	found := flagPattern.FindAllStringSubmatch(table, -1)
 	if len(found) < len(sortFlags)/2 {
-		t.Fatalf("the README's table of sort flags was not found whole (%d flags read)", len(found))
+		t.Fatalf("the table of sort flags in docs/usage.md was not found whole (%d flags read)", len(found))
 	}
 	for _, m := range found {
 		if f := m[1]; strings.HasPrefix(f, "--") && !sortFlags[f] {
-			t.Errorf("the README's table of sort flags names %s; shoebox sort --help does not", f)
+			t.Errorf("the table of sort flags in docs/usage.md names %s; shoebox sort --help does not", f)
 		}
 	}
 }

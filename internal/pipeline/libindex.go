@@ -26,7 +26,7 @@ import (
 // walking it: an incremental import costs the new files and the folders
 // they land in, not the library.
 //
-// The rule and what it trusts (README, "Incremental imports"):
+// The rule and what it trusts (docs/library.md, "Incremental imports"):
 //
 //   - The index is whole once a full walk built it (the first sort with
 //     dedup into a library, `shoebox index`, or any run with --checksum);

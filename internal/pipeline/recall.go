@@ -18,7 +18,7 @@ import (
 
 // The import history (internal/importlog) lets a re-run recognise what it
 // imported before from stat data alone. The rule, documented in the
-// README: a source whose device, inode, size, mtime and change time are
+// docs/library.md: a source whose device, inode, size, mtime and change time are
 // those recorded when it was imported is that file. If its library copy
 // still has the size and mtime shoebox gave it, it is already in the
 // library: neither file is read (--checksum compares their bytes instead).

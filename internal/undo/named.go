@@ -12,7 +12,7 @@ import (
 )
 
 // Undoing a run other than the newest is safe only when nothing done
-// after it rests on what it did. The rule (README, "Undo"): a named run is
+// after it rests on what it did. The rule (docs/library.md, "Undo"): a named run is
 // reversed when every later sort run is undone, or when no later run that
 // is not undone touched its paths, where "touched" means any journaled
 // operation of the later run (done, failed or only intended) whose source
