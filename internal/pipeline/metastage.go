@@ -88,9 +88,9 @@ func (r *Run) writeInfos(done <-chan fileInfo) (int64, error) {
 		if err == nil && fi.Info.ContentID != "" && isMedia(fi.Info.Kind) {
 			err = w.Put(liveKey(fi), gk)
 		}
-		// A file a filter leaves out by its path, size or kind must not be
-		// the kept copy of a duplicate set: the set would land nowhere.
-		if err == nil && r.cfg.Dedup && isMedia(fi.Info.Kind) && fi.File.Size > 0 && r.cfg.Filter.RejectBeforeDating(r.filterView(fi)) == "" {
+		// With a filter, judgeFilters files the photos and videos it
+		// admits for dedup, once their groups' dates are known.
+		if err == nil && r.cfg.Dedup && isMedia(fi.Info.Kind) && fi.File.Size > 0 && !r.cfg.Filter.Active() {
 			err = w.Put(sizeKey(keySize, fi.File.Size, seqKey(nil, fi.Seq)), encodeMember(sourceMemberOf(fi)))
 		}
 	}

@@ -29,13 +29,18 @@ import (
 // is read once and its conflicts resolved by the pure planner.
 func (r *Run) Plan(ctx context.Context) error {
 	start := time.Now()
+	// Groups are whole before anything is decided about their files, and
+	// filters are decided before dedup (leftout.go).
+	if err := r.joinLivePhotos(ctx); err != nil {
+		return err
+	}
+	if err := r.judgeFilters(ctx); err != nil {
+		return err
+	}
 	if r.cfg.Dedup {
 		if err := r.findDuplicates(ctx); err != nil {
 			return err
 		}
-	}
-	if err := r.joinLivePhotos(ctx); err != nil {
-		return err
 	}
 	r.begin("plan", "choosing each file's folder and name", 0, 0)
 	if err := r.planTargets(ctx); err != nil {
@@ -77,30 +82,36 @@ func (r *Run) planTargets(ctx context.Context) error {
 	return r.st.DeletePrefix(keyGroup)
 }
 
-// planGroup plans one group of files that share a folder and a stem.
+// planGroup plans one group of files that share a folder and a stem. Each
+// file's fate is decided in one order: what it is (not media, empty), the
+// filter's verdict (decided for the whole group by judgeFilters), then
+// whether its bytes are in the library or kept from another source, and
+// only then where it goes; its sidecars follow it.
 func (r *Run) planGroup(members []fileInfo, w opWriter) error {
-	if len(members) == 1 && isMedia(members[0].Info.Kind) {
+	if len(members) == 1 && isMedia(members[0].Info.Kind) && members[0].Known == 0 {
 		// Most files stand alone: no group to arrange.
 		fi := members[0]
-		ok, err := r.admit(fi)
+		ok, _, err := r.admit(fi)
 		if err != nil || !ok {
 			return err
 		}
 		fi.Info.Date = shiftDate(fi.Info.Date, fi.File.Path, fi.Info.Model, r.cfg.Shift)
-		return r.putTarget(fi, nil, w)
+		return r.putPlannedWith(r.placement(fi), nil, w)
 	}
 	var kept []fileInfo
 	var there *inLibrary
+	leftOut := false // a photo or video of the group is left out by a filter
 	for _, m := range members {
-		ok, err := r.admit(m)
-		if err != nil {
+		ok, out, err := r.admit(m)
+		switch {
+		case err != nil:
 			return err
-		}
-		if ok {
+		case ok:
 			kept = append(kept, m)
-		} else if there == nil {
-			there, err = r.alreadyInLibrary(m)
-			if err != nil {
+		case out:
+			leftOut = true
+		case there == nil:
+			if there, err = r.alreadyInLibrary(m); err != nil {
 				return err
 			}
 		}
@@ -118,17 +129,21 @@ func (r *Run) planGroup(members []fileInfo, w opWriter) error {
 		g.orphans = nil
 	}
 	for _, o := range g.orphans {
+		if leftOut {
+			r.leaveOut(o, "the photo or video it belongs to is left out")
+			continue
+		}
 		r.sum.Sidecars--
 		r.ignore(o, "sidecar without its photo or video in the same folder: left in place")
 	}
 	if g.primary.File.Path == "" {
 		return nil
 	}
-	if err := r.putTarget(g.primary, g.companions, w); err != nil {
+	if err := r.putPlannedWith(r.placement(g.primary), g.companions, w); err != nil {
 		return err
 	}
 	for _, s := range g.singles {
-		if err := r.putTarget(s, nil, w); err != nil {
+		if err := r.putPlannedWith(r.placement(s), nil, w); err != nil {
 			return err
 		}
 	}
@@ -168,25 +183,13 @@ func (r *Run) alreadyInLibrary(fi fileInfo) (*inLibrary, error) {
 // library. The photo itself leads them without being transferred again
 // (planned.Present): the planner finds it identical where it is.
 func (r *Run) putBeside(lead inLibrary, sidecars []fileInfo, w opWriter) error {
-	fi, sidecars, ok := r.applyFilter(lead.fi, sidecars)
-	if !ok {
-		return nil
-	}
-	p := r.placement(fi)
+	p := r.placement(lead.fi)
 	rel, _ := filepath.Rel(r.dest, filepath.Dir(lead.path))
 	p.Dir, p.Name, p.Present = filepath.ToSlash(rel), filepath.Base(lead.path), true
 	if p.Dir == "." {
 		p.Dir = ""
 	}
 	return r.putPlannedWith(p, sidecars, w)
-}
-
-func (r *Run) putTarget(fi fileInfo, companions []fileInfo, w opWriter) error {
-	fi, companions, ok := r.applyFilter(fi, companions)
-	if !ok {
-		return nil
-	}
-	return r.putPlannedWith(r.placement(fi), companions, w)
 }
 
 func (r *Run) putPlannedWith(p planned, companions []fileInfo, w opWriter) error {
@@ -200,75 +203,53 @@ func (r *Run) putPlannedWith(p planned, companions []fileInfo, w opWriter) error
 }
 
 // admit counts and reports a file, and says whether it takes part in
-// planning: photos, videos and sidecars do; other files, empty files and
-// duplicates do not.
-func (r *Run) admit(fi fileInfo) (bool, error) {
+// planning: photos, videos and sidecars do; other files, empty files,
+// files a filter leaves out (leftOut) and duplicates do not. The filter's
+// verdict comes before the library's: a file left out is left out
+// whether or not its bytes are there.
+func (r *Run) admit(fi fileInfo) (ok, leftOut bool, err error) {
 	if fi.Known != 0 {
-		r.admitKnown(fi)
-		return false, nil
+		return false, r.admitKnown(fi), nil
 	}
 	switch fi.Info.Kind {
 	case meta.KindPhoto, meta.KindVideo:
 	case meta.KindSidecar:
 		if fi.File.Size == 0 {
-			return false, nil
+			return false, false, nil
 		}
 		r.sum.Sidecars++
-		return true, nil
+		return true, false, nil
 	default:
 		r.ignore(fi, "not a photo or video")
-		return false, nil
+		return false, false, nil
 	}
 	if fi.File.Size == 0 {
 		r.ignore(fi, "empty file (0 bytes): nothing to sort")
 		r.emit(Event{Type: "warning", Stage: "meta", Src: fi.File.Path, Reason: fmt.Sprintf("%s is empty (0 bytes): left in place", quote.Path(fi.File.Path))})
-		return false, nil
+		return false, false, nil
 	}
 	r.sum.Media++
 	if fi.Info.Warning != "" {
 		r.emit(Event{Type: "warning", Stage: "meta", Src: fi.File.Path,
 			Reason: fmt.Sprintf("%s: %s; %s", quote.Path(fi.File.Path), fi.Info.Warning, r.datedBy(fi))})
 	}
-	dup, ok, err := r.duplicateOf(fi.Seq)
+	if fi.LeftOut != "" {
+		r.leaveOut(fi, fi.LeftOut)
+		return false, true, nil
+	}
+	dup, found, err := r.duplicateOf(fi.Seq)
 	switch {
-	case ok && dup.InLibrary:
+	case found && dup.InLibrary:
 		// Already in the library, maybe under another name: a re-imported
 		// card reads as "already there", not as a pile of duplicates.
 		r.sum.Identical++
 		r.emit(r.opEvent(fi, OutIdentical, "", dup.Path, "already in the library as "+dup.Path))
 		r.rememberImport(infoSource(fi), dup.Path, false, true)
-	case ok:
+	case found:
 		r.sum.Duplicates++
 		r.emit(r.opEvent(fi, OutDuplicate, "", dup.Path, duplicateReason(dup)))
 	}
-	return !ok, err
-}
-
-// applyFilter decides each photo and video of a group on its own (a RAW
-// beside its JPEG, a Live Photo's video); sidecars follow whichever of
-// them lands, the first one admitted leading. ok is false when none does.
-func (r *Run) applyFilter(primary fileInfo, companions []fileInfo) (fileInfo, []fileInfo, bool) {
-	if !r.cfg.Filter.Active() {
-		return primary, companions, true
-	}
-	var media, sidecars []fileInfo
-	for _, m := range append([]fileInfo{primary}, companions...) {
-		switch why := r.cfg.Filter.Reject(r.filterView(m)); {
-		case m.Info.Kind == meta.KindSidecar:
-			sidecars = append(sidecars, m)
-		case why != "":
-			r.leaveOut(m, why)
-		default:
-			media = append(media, m)
-		}
-	}
-	if len(media) == 0 {
-		for _, s := range sidecars {
-			r.leaveOut(s, "the photo or video it belongs to is left out")
-		}
-		return primary, nil, false
-	}
-	return media[0], append(media[1:], sidecars...), true
+	return !found, false, err
 }
 
 // filterView is what the filter sees of a file: its date as placement

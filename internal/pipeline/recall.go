@@ -247,8 +247,9 @@ func wallNanos(t time.Time) int64 {
 	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC).UnixNano()
 }
 
-// admitKnown counts and reports a file the history recognised.
-func (r *Run) admitKnown(fi fileInfo) {
+// admitKnown counts and reports a file the history recognised, and says
+// whether a filter leaves it out (judged on the date the history kept).
+func (r *Run) admitKnown(fi fileInfo) (leftOut bool) {
 	switch fi.Info.Kind {
 	case meta.KindSidecar:
 		r.sum.Sidecars++
@@ -258,7 +259,7 @@ func (r *Run) admitKnown(fi fileInfo) {
 	if r.cfg.Filter.Active() {
 		if why := r.cfg.Filter.Reject(r.filterView(fi)); why != "" {
 			r.leaveOut(fi, why)
-			return
+			return true
 		}
 	}
 	ev := r.opEvent(fi, OutIdentical, fi.KnownPath, fi.KnownPath, "")
@@ -276,6 +277,7 @@ func (r *Run) admitKnown(fi fileInfo) {
 		ev.Reason = fmt.Sprintf("imported before as %s, %s: left out (--reimport brings it back)", fi.KnownPath, what)
 	}
 	r.emit(ev)
+	return false
 }
 
 // rememberImport records a file that is in the library now, durable:

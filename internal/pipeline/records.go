@@ -56,6 +56,11 @@ type fileInfo struct {
 	Known     importlog.State
 	KnownPath string
 	KnownRun  string
+	// LeftOut is why a filter leaves this photo or video out, decided
+	// once for its whole group before duplicates are looked for
+	// (judgeFilters): a file left out is never a duplicate, nor the copy
+	// of one that is kept. "" when admitted.
+	LeftOut string
 }
 
 func putInfo(e *enc, fi fileInfo) {
@@ -77,6 +82,7 @@ func putInfo(e *enc, fi fileInfo) {
 	e.u(uint64(fi.Known))
 	e.s(fi.KnownPath)
 	e.s(fi.KnownRun)
+	e.s(fi.LeftOut)
 }
 
 func getInfo(seq uint64, d *dec) fileInfo {
@@ -98,6 +104,7 @@ func getInfo(seq uint64, d *dec) fileInfo {
 	fi.Known = importlog.State(d.u())
 	fi.KnownPath = d.s()
 	fi.KnownRun = d.s()
+	fi.LeftOut = d.s()
 	return fi
 }
 
