@@ -155,3 +155,29 @@ func headingAnchor(title string) string {
 	}
 	return b.String()
 }
+
+// docs/design.md's package map names every package of the module, so a
+// newcomer's map of the code is never missing a piece.
+func TestDesignListsEveryPackage(t *testing.T) {
+	data, err := os.ReadFile("../../docs/design.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var missing []string
+	for _, parent := range []string{"cmd", "internal"} {
+		dirs, err := os.ReadDir(filepath.Join("../..", parent))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range dirs {
+			pkg := parent + "/" + d.Name()
+			sources, _ := filepath.Glob(filepath.Join("../..", pkg, "*.go"))
+			if d.IsDir() && len(sources) > 0 && !strings.Contains(string(data), "\n    "+pkg+" ") {
+				missing = append(missing, pkg)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("docs/design.md's package map does not list %v", missing)
+	}
+}
