@@ -134,8 +134,9 @@ func TestMerge(t *testing.T) {
 	}
 }
 
-// errorFor writes text as the library config and returns Load's error.
-func errorFor(t *testing.T, text string) (error, string) {
+// errorFor writes text as the library config and returns its path and
+// Load's error.
+func errorFor(t *testing.T, text string) (string, error) {
 	t.Helper()
 	homes(t)
 	dest := t.TempDir()
@@ -147,7 +148,7 @@ func errorFor(t *testing.T, text string) (error, string) {
 	if !errors.Is(err, ErrInvalid) {
 		t.Errorf("error %v does not wrap ErrInvalid", err)
 	}
-	return err, LibraryPath(dest)
+	return LibraryPath(dest), err
 }
 
 func TestUnknownKeys(t *testing.T) {
@@ -159,7 +160,7 @@ func TestUnknownKeys(t *testing.T) {
 		{"mode = \"copy\"\n[sort]\nmode = \"move\"\n", `:2: unknown key "sort"`},
 	}
 	for _, tc := range tests {
-		err, path := errorFor(t, tc.text)
+		path, err := errorFor(t, tc.text)
 		if !strings.Contains(err.Error(), path+tc.want) {
 			t.Errorf("config %q:\n got  %v\n want %s%s", tc.text, err, path, tc.want)
 		}
@@ -176,7 +177,7 @@ func TestKeysIgnoreCase(t *testing.T) {
 }
 
 func TestTwoUnknownKeysBothReported(t *testing.T) {
-	err, path := errorFor(t, "workerz = 2\nhiden = true\n")
+	path, err := errorFor(t, "workerz = 2\nhiden = true\n")
 	msg := err.Error()
 	if !strings.Contains(msg, path+`:1: unknown key "workerz"; did you mean "workers"?`) ||
 		!strings.Contains(msg, path+`:2: unknown key "hiden"; did you mean "hidden"?`) {
@@ -206,7 +207,7 @@ func TestWrongTypesAndValues(t *testing.T) {
 		{"mode = \"copy\"\nmode = \"move\"\n", ":2: key mode is already defined"},
 	}
 	for _, tc := range tests {
-		err, path := errorFor(t, tc.text)
+		path, err := errorFor(t, tc.text)
 		if !strings.Contains(err.Error(), path+tc.want) {
 			t.Errorf("config %q:\n got  %v\n want %s%s", tc.text, err, path, tc.want)
 		}
@@ -214,7 +215,7 @@ func TestWrongTypesAndValues(t *testing.T) {
 }
 
 func TestOversizedAndUnreadable(t *testing.T) {
-	err, path := errorFor(t, "# "+strings.Repeat("x", maxConfigSize)+"\n")
+	path, err := errorFor(t, "# "+strings.Repeat("x", maxConfigSize)+"\n")
 	if !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "over") {
 		t.Errorf("oversized config: %v", err)
 	}

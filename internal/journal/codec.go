@@ -67,9 +67,6 @@ func appendEntry(b []byte, e Entry) []byte {
 	return appendString(b, e.Err)
 }
 
-// errMalformed is the error of a record whose fields do not decode.
-var errMalformed = record.ErrMalformed
-
 // decoder reads the fields of one payload (see internal/record).
 type decoder = record.Decoder
 

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 	"time"
 
@@ -436,12 +435,4 @@ func (r *Run) metaWorkers() int {
 		return r.cfg.MetaWorkers
 	}
 	return max(storage.LocalMetaWorkers(runtime.NumCPU()), r.cfg.Workers)
-}
-
-func relSlash(dest, p string) string {
-	rel, err := filepath.Rel(dest, p)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		return p
-	}
-	return filepath.ToSlash(rel)
 }

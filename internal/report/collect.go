@@ -83,7 +83,6 @@ type Collector struct {
 	warnings    capped[string]
 	ignored     int64
 	keptAt      map[string]string // kept copy of a listed duplicate pair → where it went in this run
-	interrupted bool
 }
 
 // NewCollector returns an empty Collector for a run into dest (absolute).
