@@ -2,16 +2,23 @@
 # The whole test suite, exactly as CI runs it: ./test.sh
 # It installs what the tests need and is missing — Go modules come through
 # the module proxy; Debian's chromium for the test that renders the HTML
-# report (that test skips, saying so, where it cannot be installed), and
-# wine64 with the MinGW compiler for the Windows run — vets the code, runs
-# every test with the race detector, builds and vets all eight release
-# targets, then runs the suite for Windows under Wine (.ci/wine/).
+# report (that test skips, saying so, where it cannot be installed),
+# staticcheck, and wine64 with the MinGW compiler for the Windows run —
+# vets the code, runs staticcheck and the changelog check, runs every
+# test with the race detector, builds and vets all eight release targets,
+# then runs the suite for Windows under Wine (.ci/wine/).
 set -euo pipefail
 cd "$(dirname "$0")"
 export GOTOOLCHAIN=local GOFLAGS=-buildvcs=false
 go version
 command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium) || true # report browser test; skips when offline
 go vet ./...
+# staticcheck (pinned: 2026.2.2 knows Go 1.26), through the module proxy;
+# any finding fails the run. No check is disabled (no staticcheck.conf).
+GOBIN="$(go env GOPATH)/bin" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+"$(go env GOPATH)/bin/staticcheck" ./...
+# The release script's CHANGELOG.md check, and that the Unreleased entry exists.
+.ci/changelog_test.sh
 go test -race -count=1 -timeout 20m ./... "$@"
 # Every release target builds and vets without cgo, the release archives
 # of all eight build (into a scratch folder) with their checksums, and

@@ -2,13 +2,15 @@
 # Builds the release archives for every target, with SHA-256 checksums:
 #   .ci/release.sh v1.2.3 [outdir]      (default outdir: dist/)
 # Each archive holds the shoebox binary (pure Go: CGO_ENABLED=0), README.md,
-# LICENSE, docs/
+# LICENSE, CHANGELOG.md, docs/
 # and the man page shoebox.1 (rendered from the help texts by
 # `shoebox help man`). `shoebox version` prints
 # the given version. Windows archives are .zip, the others .tar.gz.
+# A version with no entry in CHANGELOG.md is refused (.ci/changelog.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=${1:?usage: .ci/release.sh VERSION [OUTDIR]}
+.ci/changelog.sh "$version" >/dev/null # its entry in CHANGELOG.md, or stop here
 out=$(mkdir -p "${2:-dist}" && cd "${2:-dist}" && pwd)
 targets=${SHOEBOX_TARGETS:-linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64 freebsd/amd64 freebsd/arm64}
 work=$(mktemp -d)
@@ -23,7 +25,7 @@ for t in $targets; do
 	GOOS=$os GOARCH=$arch CGO_ENABLED=0 go build -trimpath \
 		-ldflags "-s -w -X github.com/shoebox-photos/shoebox/internal/cli.Version=$version" \
 		-o "$work/$name/$exe" ./cmd/shoebox
-	cp -r README.md LICENSE docs "$work/$name/"
+	cp -r README.md LICENSE CHANGELOG.md docs "$work/$name/"
 	cp "$work/shoebox.1" "$work/$name/"
 	rm -f "$out/$name.zip" "$out/$name.tar.gz"
 	if [ "$os" = windows ]; then
