@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -38,7 +39,16 @@ var Version = ""
 type Env struct {
 	Stdout, Stderr io.Writer
 	Stdin          io.Reader
-	IsTerminal     bool // stderr is a terminal: show live progress
+	IsTerminal     bool             // stderr is a terminal: show live progress
+	Now            func() time.Time // the local clock, for --since 7d; nil: time.Now (tests fix it)
+}
+
+// now reads the environment's clock.
+func (e Env) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
 }
 
 // usageError is a command-line mistake: exit code 2 with the usage hint.

@@ -1,8 +1,10 @@
 package cli
 
 import (
-	"github.com/spf13/pflag"
 	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/shoebox-photos/shoebox/internal/filter"
 )
@@ -13,6 +15,7 @@ type filterFlags struct {
 	kind, ext, minSize, maxSz string
 	since, until              string
 	maxDepth                  int
+	now                       time.Time // the clock --since 7d counts back from
 }
 
 func (f *filterFlags) register(fs *pflag.FlagSet) {
@@ -88,14 +91,14 @@ func (f *filterFlags) sizes(flt *filter.Filter) error {
 
 func (f *filterFlags) dates(flt *filter.Filter) error {
 	if f.since != "" {
-		start, _, err := filter.ParseDay(f.since)
+		start, _, err := filter.ParseWhen(f.since, f.now)
 		if err != nil {
 			return usagef("--since: %s", err)
 		}
 		flt.Since = start
 	}
 	if f.until != "" {
-		_, end, err := filter.ParseDay(f.until)
+		_, end, err := filter.ParseWhen(f.until, f.now)
 		if err != nil {
 			return usagef("--until: %s", err)
 		}

@@ -108,8 +108,10 @@ reason in --json and the report; a file with no date never passes a date filter)
       --max-depth N    only files at most N folders below SRC (1: directly in SRC)
       --min-size S     leave out files smaller than S (500K, 2M, 1G)
       --max-size S     leave out files larger than S
-      --since DATE     taken on or after DATE (2021-07-04, 2021-07, 2021)
-      --until DATE     taken on or before DATE (the whole day, month or year named)
+      --since DATE     taken on or after DATE (2021-07-04, 2021-07, 2021), or within
+                       a time ago on the local clock: 7d, 2w, 36h, today, yesterday
+      --until DATE     taken on or before DATE (the whole day, month or year named),
+                       or before a time ago: --until 2w, taken over two weeks ago
 
 Output:
   Problems go to stderr as they happen (of many of one kind, the first 5,

@@ -68,7 +68,7 @@ func (f *sortFlags) register(fs *pflag.FlagSet) {
 }
 
 func cmdSort(ctx context.Context, env Env, args []string) error {
-	var f sortFlags
+	f := sortFlags{filters: filterFlags{now: env.now()}}
 	fs := newFlags("sort")
 	f.register(fs)
 	operands, err := parseFlags(fs, args)
