@@ -5,7 +5,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
@@ -120,4 +122,30 @@ func TestSidecarOfADuplicateBesideTheKeptCopysOwn(t *testing.T) {
 		t.Errorf("warnings %q, want one naming the sidecar left in place", warnings(rec))
 	}
 	assertIdempotent(t, root, rec, []string{card}, lib)
+}
+
+// TestTakeoutJSONJoiningItsPhotoInTheLibraryIsDated: a Takeout photo
+// with no date of its own, dated by its JSON, is in the library already;
+// its JSON joins it there and is counted under the date it is filed
+// under, not as "no date" (issue 23, bug 2).
+func TestTakeoutJSONJoiningItsPhotoInTheLibraryIsDated(t *testing.T) {
+	root := t.TempDir()
+	card, lib := filepath.Join(root, "card"), filepath.Join(root, "lib")
+	undated := stripDates(fixture.JPEG(fixture.EXIF{Comment: "takeout"}))
+	json := []byte(`{"title":"beach.jpg","photoTakenTime":{"timestamp":"1562252400"}}`)
+	tree(t, card, map[string][]byte{"Takeout/beach.jpg": undated, "Takeout/beach.jpg.supplemental-metadata.json": json})
+	tree(t, lib, map[string][]byte{"2019/2019-07-04/beach.jpg": undated})
+	noMtime := func(c *Config) { c.NoModTime = true; c.VideoTZ = time.UTC }
+	sum, rec := sortTree(t, []string{card}, lib, noMtime)
+	if sum.UnknownDate != 0 || sum.Transferred != 1 {
+		t.Errorf("summary %+v: the JSON lands beside its photo, under its date", sum)
+	}
+	for _, ev := range rec.events {
+		if ev.Outcome == OutTransferred && ev.Date == "" {
+			t.Errorf("%s transferred with no date", ev.Src)
+		}
+	}
+	assertSame(t, snapshot(t, lib), map[string]string{
+		"2019/2019-07-04/beach.jpg": string(undated), "2019/2019-07-04/beach.jpg.supplemental-metadata.json": string(json)})
+	assertIdempotent(t, root, rec, []string{card}, lib, noMtime)
 }
