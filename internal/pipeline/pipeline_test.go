@@ -274,6 +274,14 @@ func TestDuplicatesAcrossSourcesAndLibrary(t *testing.T) {
 	tree(t, b, map[string][]byte{"other-name.jpg": same, "unique.jpg": photo(2015, 3, 3, 4, "u"), "empty.jpg": nil})
 	tree(t, dst, map[string][]byte{"2010/kept.jpg": photo(2010, 1, 1, 1, "lib")})
 	tree(t, b, map[string][]byte{"from-lib.jpg": photo(2010, 1, 1, 1, "lib")})
+	// One mtime for the three copies: the older one would be kept
+	// (plan.Keeper), and tree writes them in map order.
+	for _, p := range []string{filepath.Join(a, "IMG_1.JPG"), filepath.Join(a, "deep/er/renamed.jpg"), filepath.Join(b, "other-name.jpg")} {
+		when := time.Date(2015, 3, 3, 3, 0, 0, 0, time.UTC)
+		if err := os.Chtimes(p, when, when); err != nil {
+			t.Fatal(err)
+		}
+	}
 	sum, rec := sortTree(t, []string{a, b}, dst)
 	got := snapshot(t, dst)
 	if len(got) != 3 || got["2015/2015-03-03/IMG_1.JPG"] != string(same) || got["2015/2015-03-03/unique.jpg"] == "" {

@@ -75,14 +75,16 @@ func compare(a, b Copy) (bool, string) {
 		}
 		return a.Wall.Before(b.Wall), "the earlier capture date"
 	}
-	if !a.ModTime.Equal(b.ModTime) {
+	// To the second: filesystems keep mtimes at different precisions, so
+	// a copy that kept its original's time may differ from it below that.
+	if ma, mb := a.ModTime.Truncate(time.Second), b.ModTime.Truncate(time.Second); !ma.Equal(mb) {
 		switch {
 		case a.ModTime.IsZero():
 			return false, "the older modification time"
 		case b.ModTime.IsZero():
 			return true, "the older modification time"
 		}
-		return a.ModTime.Before(b.ModTime), "the older modification time"
+		return ma.Before(mb), "the older modification time"
 	}
 	if len(a.Path) != len(b.Path) {
 		return len(a.Path) < len(b.Path), "the shorter path"
