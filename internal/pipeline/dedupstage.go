@@ -402,6 +402,9 @@ func (r *Run) markContent(prefix []byte, keep member, w opWriter) error {
 		e.s(m.copy.Path) // the duplicate itself, for --delete-duplicates
 		e.s(plan.Why(keep.copy, m.copy))
 		r.dupsFound++
+		if !keep.copy.InLibrary {
+			r.keptForOthers++
+		}
 		return w.Put(seqKey(keyDup, m.seq), e.bytes())
 	})
 	if err != nil {

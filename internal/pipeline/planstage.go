@@ -41,6 +41,9 @@ func (r *Run) Plan(ctx context.Context) error {
 		if err := r.findDuplicates(ctx); err != nil {
 			return err
 		}
+		if err := r.joinDuplicateSidecars(ctx); err != nil {
+			return err
+		}
 	}
 	r.begin("plan", "choosing each file's folder and name", 0, 0)
 	if err := r.planTargets(ctx); err != nil {
@@ -139,6 +142,7 @@ func (r *Run) planGroup(members []fileInfo, w opWriter) error {
 	if g.primary.File.Path == "" {
 		return nil
 	}
+	ownFirst(g.primary, g.companions)
 	if err := r.putPlannedWith(r.placement(g.primary), g.companions, w); err != nil {
 		return err
 	}
@@ -183,7 +187,10 @@ func (r *Run) alreadyInLibrary(fi fileInfo) (*inLibrary, error) {
 // library. The photo itself leads them without being transferred again
 // (planned.Present): the planner finds it identical where it is.
 func (r *Run) putBeside(lead inLibrary, sidecars []fileInfo, w opWriter) error {
-	p := r.placement(lead.fi)
+	// Dated as when it was filed: an undated photo by its Takeout JSON
+	// or XMP, so its sidecars are counted under the folder they join.
+	g := arrange(append([]fileInfo{lead.fi}, sidecars...), r.videoTZ(), r.cfg.Shift)
+	p := r.placement(g.primary)
 	rel, _ := filepath.Rel(r.dest, filepath.Dir(lead.path))
 	p.Dir, p.Name, p.Present = filepath.ToSlash(rel), filepath.Base(lead.path), true
 	if p.Dir == "." {
@@ -471,6 +478,10 @@ func (r *Run) resolveDir(dir string, batch []planned, w opWriter) error {
 			continue
 		}
 		for i, c := range op.Companions {
+			if c.Action == plan.Blocked {
+				r.leaveTakenCompanion(c.Src, c.Size, filepath.Join(full, c.Name))
+				continue
+			}
 			cp := p
 			pc := p.Companions[i]
 			cp.Src, cp.Size, cp.ModTime, cp.Companions, cp.Present = c.Src, c.Size, pc.ModTime, nil, false
@@ -513,14 +524,26 @@ func (r *Run) leavePresentCompanions(dir string, p planned, existing []plan.Exis
 		return
 	}
 	for i, c := range p.Companions {
-		why := fmt.Sprintf("left in place: a different file has its name beside its photo's copy in the library, %s (compare them; move it there by hand if it is the newer one)", quote.Path(taken[i]))
-		if taken[i] == "" {
-			why = fmt.Sprintf("left in place with its photo's other companion, whose name a different file has beside the photo's copy in the library, %s", quote.Path(first))
+		if taken[i] != "" {
+			r.leaveTakenCompanion(c.Src, c.Size, taken[i])
+			continue
 		}
+		why := fmt.Sprintf("left in place with its photo's other companion, whose name a different file has beside the photo's copy in the library, %s", quote.Path(first))
 		r.sum.Ignored++
 		r.emit(Event{Type: "op", Outcome: OutIgnored, Src: c.Src, Size: c.Size, Reason: why})
 		r.emit(Event{Type: "warning", Stage: "plan", Src: c.Src, Reason: quote.Path(c.Src) + ": " + why})
 	}
+}
+
+// leaveTakenCompanion reports a companion left in place because a
+// different file has, or takes in this run, its name beside its photo's
+// copy: one sentence whether that file came before or comes now, so a
+// second run says what the first said.
+func (r *Run) leaveTakenCompanion(src string, size int64, taken string) {
+	why := fmt.Sprintf("left in place: a different file has its name beside its photo's copy in the library, %s (compare them; move it there by hand if it is the newer one)", quote.Path(taken))
+	r.sum.Ignored++
+	r.emit(Event{Type: "op", Outcome: OutIgnored, Src: src, Size: size, Reason: why})
+	r.emit(Event{Type: "warning", Stage: "plan", Src: src, Reason: quote.Path(src) + ": " + why})
 }
 
 // leaveCompanions reports p's companions as left in place.

@@ -122,6 +122,7 @@ type Run struct {
 	companions    int64              // planned transfers that travel with a photo
 	reflinkWarned bool               // the reflink fallback was reported (warnReflinkFallback)
 	dupsFound     int64              // duplicates marked by the dedup pass
+	keptForOthers int64              // of them, duplicates of a source kept in the run (dupsidecar.go)
 	stop          context.CancelFunc // ends the transfer stage early
 	stopped       error              // why it ended early (wraps ErrStopped); set under stopMu by the workers
 	stopMu        sync.Mutex

@@ -60,11 +60,19 @@ type Action uint8
 const (
 	Transfer      Action = iota // goes to Dir/Name
 	SkipIdentical               // an identical file is already at Dir/Name (in the library or earlier in this run)
+	// Blocked: a companion whose name another, different companion of
+	// the same item takes (a duplicate's sidecar joined the kept copy,
+	// which has its own of that name): it stays where it is. Name is the
+	// name it would have had.
+	Blocked
 )
 
 func (a Action) String() string {
-	if a == SkipIdentical {
+	switch a {
+	case SkipIdentical:
 		return "skip-identical"
+	case Blocked:
+		return "blocked"
 	}
 	return "transfer"
 }
@@ -160,9 +168,32 @@ func tryCounter(it Item, stem, ext string, n int, taken map[string]claim, same S
 		if caction == SkipIdentical {
 			cname = csame
 		}
+		if caction == Transfer {
+			// Two companions of one item cannot both take one name: the
+			// first keeps it, a second with its bytes is already there, a
+			// different one stays.
+			if first, claimed := claimedBy(op.Companions, cname); claimed {
+				caction, cname = Blocked, first.Name
+				if first.Size == c.Size && same(c.Src, first.Src) {
+					caction = SkipIdentical
+				}
+			}
+		}
 		op.Companions = append(op.Companions, CompanionOp{Companion: c, Action: caction, Name: cname})
 	}
 	return op, true
+}
+
+// claimedBy finds the companion planned earlier in ops that transfers
+// to name (compared folded, as every name in a directory is).
+func claimedBy(ops []CompanionOp, name string) (CompanionOp, bool) {
+	key := layout.FoldKey(name)
+	for _, o := range ops {
+		if o.Action == Transfer && layout.FoldKey(o.Name) == key {
+			return o, true
+		}
+	}
+	return CompanionOp{}, false
 }
 
 // CompanionName is the name a companion with suffix takes beside a file

@@ -198,3 +198,30 @@ func TestKeeperPrefersTheCameraName(t *testing.T) {
 		}
 	}
 }
+
+// TestCompanionsOfOneNameStayApart: two companions of one item that want
+// one name (a duplicate's sidecar joined the kept copy's own) never both
+// transfer to it: a second with the same bytes is already there, a
+// different one is Blocked, and the item keeps its name.
+func TestCompanionsOfOneNameStayApart(t *testing.T) {
+	content := map[string]string{"/c/IMG_1.xmp": "a", "/d/IMG_1 copy.xmp": "b", "/e/IMG_1 (1).xmp": "a"}
+	same := func(a, b string) bool { return content[a] == content[b] }
+	it := Item{Seq: 1, Src: "/c/IMG_1.JPG", Size: 10, Name: "IMG_1.JPG", Companions: []Companion{
+		{Src: "/c/IMG_1.xmp", Size: 1, Suffix: ".xmp"},
+		{Src: "/d/IMG_1 copy.xmp", Size: 1, Suffix: ".xmp"},
+		{Src: "/e/IMG_1 (1).xmp", Size: 1, Suffix: ".XMP"},
+	}}
+	ops := Resolve("/lib", nil, []Item{it}, same)
+	if len(ops) != 1 || ops[0].Name != "IMG_1.JPG" || ops[0].Action != Transfer {
+		t.Fatalf("ops %+v: the item keeps its name", ops)
+	}
+	want := []struct {
+		a    Action
+		name string
+	}{{Transfer, "IMG_1.xmp"}, {Blocked, "IMG_1.xmp"}, {SkipIdentical, "IMG_1.xmp"}}
+	for i, c := range ops[0].Companions {
+		if c.Action != want[i].a || c.Name != want[i].name {
+			t.Errorf("companion %s: %v %q, want %v %q", c.Src, c.Action, c.Name, want[i].a, want[i].name)
+		}
+	}
+}
