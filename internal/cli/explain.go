@@ -8,6 +8,7 @@ import (
 	iofs "io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/meta"
@@ -102,18 +103,18 @@ func explainOne(w io.Writer, path string, d pipeline.Decision) {
 	}
 	for _, c := range in.Candidates {
 		mark := " "
-		if c.Tag == d.Date.Tag && c.Source == d.Date.Source && c.Wall.Equal(d.Date.Unshifted()) {
+		if d.Chosen(c) {
 			mark = "*"
 		}
 		fmt.Fprintf(w, "  %s %-28s %-26q %s", mark, shown(c.Tag), c.Raw, formatDate(c.Date))
-		if c.Note != "" {
-			fmt.Fprintf(w, "  (%s)", shown(c.Note))
+		if note := d.Note(c); note != "" {
+			fmt.Fprintf(w, "  (%s)", shown(note))
 		}
 		fmt.Fprintln(w)
 	}
 	switch d.Role {
 	case pipeline.RoleIgnored, pipeline.RoleOrphan:
-		fmt.Fprintf(w, "  → left in place: %s\n", shown(d.Reason))
+		fmt.Fprintf(w, "  → left in place: %s\n", shown(strings.TrimSuffix(d.Reason, ": left in place")))
 		return
 	case pipeline.RoleFollows:
 		fmt.Fprintf(w, "  → travels with %s, under its date and name\n", shown(filepath.Base(d.Leader)))

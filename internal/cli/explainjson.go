@@ -56,8 +56,7 @@ func explainJSON(enc *json.Encoder, path string, d pipeline.Decision) {
 		Make: in.Make, Model: in.Model, ContentID: in.ContentID, Warning: in.Warning, Candidates: []explainCand{}}
 	for _, c := range in.Candidates {
 		f.Candidates = append(f.Candidates, explainCand{Tag: c.Tag, Raw: c.Raw, Date: wallString(c.Date), Offset: offsetString(c.Date),
-			Source: c.Source.String(), Note: c.Note,
-			Chosen: c.Tag == d.Date.Tag && c.Source == d.Date.Source && c.Wall.Equal(d.Date.Unshifted())})
+			Source: c.Source.String(), Note: d.Note(c), Chosen: d.Chosen(c)})
 	}
 	v := explainVerdict{Role: string(d.Role)}
 	switch d.Role {

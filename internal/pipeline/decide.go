@@ -3,7 +3,9 @@ package pipeline
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/layout"
@@ -88,6 +90,38 @@ func DecideWith(path string, opt meta.Options, o DecideOptions) (Decision, error
 		}
 	}
 	return d, nil
+}
+
+// Chosen reports whether c is the date the file is filed under: the one
+// explain marks, in text and in --json.
+func (d Decision) Chosen(c meta.Candidate) bool {
+	return !d.Date.IsZero() && c.Tag == d.Date.Tag && c.Source == d.Date.Source && c.Wall.Equal(d.Date.Unshifted())
+}
+
+// Note is c's note as the decision reads it. The header reader marks
+// "used" the best date of the file's own; when the group or the mtime
+// policy files the file otherwise (a Takeout JSON's date, the unknown
+// folder for a copy's mtime), that date is not used, and the note says
+// what is.
+func (d Decision) Note(c meta.Candidate) string {
+	rest, mine := strings.CutPrefix(c.Note, "used")
+	if !mine || d.Chosen(c) {
+		return c.Note
+	}
+	var why string
+	switch {
+	case d.Role == RoleIgnored || d.Role == RoleOrphan:
+		why = "not used: the file is left in place"
+	case d.Date.IsZero() && d.DateNote != "":
+		why = "not used: " + d.DateNote
+	case d.Date.IsZero():
+		why = "not used: the file goes to the unknown folder"
+	case d.Role == RoleFollows:
+		why = "not used: the file travels with " + filepath.Base(d.Leader) + ", under its date"
+	default:
+		why = "not used: the file is filed under the date from " + d.Date.Tag
+	}
+	return why + rest
 }
 
 func (d Decision) ignored(why string) Decision {
@@ -184,7 +218,37 @@ func groupMembers(self fileInfo, rd *meta.Reader, hidden bool) ([]fileInfo, erro
 			all = append(all, fi)
 		}
 	}
+	if lead, ok := liveLead(all, self); ok && stemKey(lead.File.Path) != own {
+		// self is a Live Photo's video named apart from its still
+		// (IMG_1_1.MOV): sort files it in the still's group, so that is
+		// the group it is decided in.
+		return groupMembers(lead, rd, hidden)
+	}
 	return joinLive(all, members, own, ids), nil
+}
+
+// liveLead is the photo whose group joinLive puts self in: the first by
+// stem of the photos sharing self's content id, when self is a photo or
+// video that shares it with another file.
+func liveLead(all []fileInfo, self fileInfo) (fileInfo, bool) {
+	id := self.Info.ContentID
+	if id == "" || !isMedia(self.Info.Kind) {
+		return fileInfo{}, false
+	}
+	sorted := slices.Clone(all)
+	sort.SliceStable(sorted, func(i, j int) bool { return stemKey(sorted[i].File.Path) < stemKey(sorted[j].File.Path) })
+	var lead fileInfo
+	found, carriers := false, 0
+	for _, fi := range sorted {
+		if fi.Info.ContentID != id || !isMedia(fi.Info.Kind) {
+			continue
+		}
+		carriers++
+		if !found && fi.Info.Kind == meta.KindPhoto {
+			lead, found = fi, true
+		}
+	}
+	return lead, found && carriers >= 2
 }
 
 func stemKey(path string) string { return layout.FoldKey(groupStem(filepath.Base(path))) }
