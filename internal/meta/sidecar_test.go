@@ -117,11 +117,20 @@ func TestSidecarBoundedRead(t *testing.T) {
 }
 
 func TestSidecarXMPPrecedence(t *testing.T) {
+	// MWG (issue 25): photoshop:DateCreated is the equivalent of
+	// DateTimeOriginal and comes before XMP's exif:DateTimeOriginal and
+	// xmp:CreateDate (the digitisation: a scan's day).
 	tests := []struct{ xmp, wall, tag string }{
 		{`<x:xmpmeta><rdf:Description photoshop:DateCreated="2001-01-01" xmp:CreateDate="2002-02-02T02:02:02" exif:DateTimeOriginal="2003-03-03T03:03:03+01:00"/></x:xmpmeta>`,
+			"2001-01-01 00:00:00", tagXMPCreated},
+		{`<x:xmpmeta><rdf:Description xmp:CreateDate="2002-02-02T02:02:02" exif:DateTimeOriginal="2003-03-03T03:03:03+01:00"/></x:xmpmeta>`,
 			"2003-03-03 03:03:03", tagXMPDTO},
 		{`<?xml version="1.0"?><x:xmpmeta><rdf:Description><photoshop:DateCreated>2001-01-01T10:00:00</photoshop:DateCreated><xmp:CreateDate>2002-02-02T02:02:02</xmp:CreateDate></rdf:Description></x:xmpmeta>`,
+			"2001-01-01 10:00:00", tagXMPCreated},
+		{`<x:xmpmeta><rdf:Description xmp:CreateDate="2002-02-02T02:02:02" xmp:ModifyDate="2009-09-09T09:09:09"/></x:xmpmeta>`,
 			"2002-02-02 02:02:02", tagXMPCreate},
+		{`<x:xmpmeta><rdf:Description xmp:ModifyDate="2009-09-09T09:09:09"/></x:xmpmeta>`,
+			"2009-09-09 09:09:09", "XMP-xmp:ModifyDate"},
 		{`<x:xmpmeta photoshop:DateCreated="2001-05-06"/>`, "2001-05-06 00:00:00", tagXMPCreated},
 	}
 	for _, tc := range tests {

@@ -1,0 +1,95 @@
+package meta
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// datesDir holds real files of issue 25's date classes, made by
+// testdata/dates/gen.sh with ImageMagick 6 and ExifTool (damaged
+// variants by byte edits), and ExifTool's reading of them.
+const datesDir = "testdata/dates"
+
+// TestDateClasses checks each generated file is dated by the field the
+// README's precedence names, and that explain says why (note).
+func TestDateClasses(t *testing.T) {
+	tests := []struct {
+		file, want, tag, note string
+	}{
+		// MWG: photoshop:DateCreated / IPTC DateCreated are DateTimeOriginal's
+		// equivalents and beat CreateDate (the scan day).
+		{"mwg-scan.jpg", "2003-07-08 00:00:00", tagXMPCreated, "used"},
+		{"mwg-scan-iptc.jpg", "2003-07-08 12:00:00", tagIPTCCreated, "used"},
+		{"mwg-nodigest.jpg", "2002-03-04 05:06:07", tagXMPCreated, "XMP comes before IPTC"},
+		{"mwg-synced.jpg", "2002-03-04 05:06:07", tagXMPCreated, "XMP comes before IPTC"},
+		{"mwg-iptc-changed.jpg", "2005-06-07 00:00:00", tagIPTCCreated, "the IPTC was changed after the XMP"},
+		{"mwg-digital-changed.jpg", "2009-01-02 00:00:00", tagIPTCDigital, "the IPTC was changed after the XMP"},
+		{"xmp-modify-only.jpg", "2019-10-11 12:13:14", "XMP-xmp:ModifyDate", "the last edit"},
+		{"xmp-modify-exif.jpg", "2018-01-02 03:04:05", tagModify, "used"},
+		// A damaged time keeps its day.
+		{"time-sec70.jpg", "2011-10-06 00:00:00", tagDTO, "time unreadable, filed by its day: second out of range"},
+		{"time-sec88.jpg", "2011-10-06 00:00:00", tagDTO, "time unreadable, filed by its day: second out of range"},
+		{"time-hour57.jpg", "2011-10-06 00:00:00", tagDTO, "time unreadable, filed by its day: hour out of range"},
+		{"time-cr.jpg", "2011-10-06 00:00:00", tagDTO, "time unreadable, filed by its day: time is not digits"},
+		{"time-xmp-sec88.jpg", "2012-03-04 00:00:00", tagXMPCreated, "time unreadable, filed by its day: second out of range"},
+		{"date-dotted.jpg", "2005-09-15 10:11:12", tagDTO, "used"},
+		// ImageMagick's PNG text.
+		{"png-create-date.png", "2007-08-09 10:11:12", "PNG:CreateDate", "used"},
+		{"png-modify-date.png", "2008-02-03 04:05:06", "PNG:ModDate", "the last edit"},
+		{"png-rfc1123.png", "2006-05-04 03:02:01", tagPNGCreation, "used"},
+		{"png-rfc3339.png", "2006-05-04 03:02:01", tagPNGCreation, "used"},
+		{"png-stamps-and-creation.png", "2005-06-04 10:00:00", tagPNGCreation, "used"},
+		{"png-rawprofile-xmp.png", "2004-05-06 07:08:09", tagXMPDTO, "used"},
+		{"png-rawprofile-xmp-only.png", "2004-05-06 07:08:09", tagXMPDTO, "used"},
+		// FLIR's record, the only date left.
+		{"flir-only.jpg", "2012-02-11 14:17:08", "FLIR:DateTimeOriginal", "used"},
+		{"flir-bad-dir.jpg", "", tagModTime, ""},
+	}
+	r := NewReader(Options{Explain: true})
+	for _, tc := range tests {
+		path := filepath.Join(datesDir, tc.file)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info := r.Bytes(tc.file, data, fixedMtime)
+		got := info.Date.Wall.Format(time.DateTime)
+		if info.Date.Tag != tc.tag || (tc.want != "" && got != tc.want) {
+			t.Errorf("%s: dated %s by %s, want %s by %s; candidates %+v", tc.file, got, info.Date.Tag, tc.want, tc.tag, info.Candidates)
+			continue
+		}
+		if tc.note != "" && !candidateNoted(info.Candidates, tc.tag, tc.note) {
+			t.Errorf("%s: no candidate %s noted %q: %+v", tc.file, tc.tag, tc.note, info.Candidates)
+		}
+	}
+}
+
+func TestDateForms(t *testing.T) {
+	for in, want := range map[string]string{
+		"20111006 17:47:14.264":     "2011-10-06 17:47:14.264",
+		"2005.09.15":                "2005-09-15 00:00:00",
+		"2005.09.15 10:11:12":       "2005-09-15 10:11:12",
+		"2005-09-15T10:11:12+02:00": "2005-09-15 10:11:12",
+		"2005-09-15T10:11:12":       "2005-09-15 10:11:12",
+		"2005-09-15T10:11:12.5Z":    "2005-09-15 10:11:12.5",
+		"2005-09-15T10:11":          "2005-09-15 10:11:00",
+		"2011:10:06 17:47:70":       "2011-10-06 00:00:00",
+		"2011:10:06 24:00:00":       "2011-10-06 00:00:00",
+		"2011:10:06 17:61:00":       "2011-10-06 00:00:00",
+		"2011:10:06 1\r:47:14":      "2011-10-06 00:00:00",
+		"2011:10:06 17:47:14+99:00": "2011-10-06 00:00:00",
+		"2011:10:06 ":               "2011-10-06 00:00:00",
+	} {
+		c, reason := parseDateTime([]byte(in), 2100)
+		if got := c.wall().Format("2006-01-02 15:04:05.999"); reason != "" || got != want {
+			t.Errorf("%q: %s %q, want %s", in, got, reason, want)
+		}
+	}
+	for _, in := range []string{"2011:13:06 17:47:14", "2011:10:32", "201110061", "20111306", "0000:00:00 00:00:00", "1970:01:01 00:00:00", "2011:10"} {
+		if c, reason := parseDateTime([]byte(in), 2100); reason == "" {
+			t.Errorf("%q accepted as %v", in, c.wall())
+		}
+	}
+}
