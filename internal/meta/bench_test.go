@@ -1,6 +1,7 @@
 package meta
 
 import (
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 	"os"
 	"path/filepath"
 	"testing"
@@ -56,4 +57,49 @@ func BenchmarkBytesCR3(b *testing.B) {
 	for b.Loop() {
 		r.Bytes("a.cr3", data, time.Time{})
 	}
+}
+
+// BenchmarkMetaPerFile* is the metadata CPU per file (one op = one
+// file, parsed from memory, no I/O) over every file of testdata (gen,
+// dates, the camera samples) and over the corpus: the figure issue 25
+// asks to keep from growing.
+func BenchmarkMetaPerFileTestdata(b *testing.B) { benchPerFile(b, benchFiles(b, "testdata")) }
+
+func BenchmarkMetaPerFileCorpus(b *testing.B) { benchPerFile(b, benchFiles(b, fixture.CorpusDir(b))) }
+
+func benchPerFile(b *testing.B, paths []string) {
+	var names []string
+	var datas [][]byte
+	for _, p := range paths {
+		if d, err := os.ReadFile(p); err == nil && len(d) <= maxReadBytes {
+			names, datas = append(names, p), append(datas, d)
+		}
+	}
+	if len(datas) == 0 {
+		b.Skip("no files")
+	}
+	r := NewReader(Options{VideoTZ: time.UTC})
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		r.Bytes(names[i%len(datas)], datas[i%len(datas)], time.Time{})
+		i++
+	}
+}
+
+// benchFiles lists the regular files under dir, fuzz corpora left out.
+func benchFiles(b *testing.B, dir string) []string {
+	var paths []string
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil
+		case d.IsDir() && d.Name() == "fuzz":
+			return filepath.SkipDir
+		case d.Type().IsRegular():
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	return paths
 }

@@ -1,8 +1,10 @@
 package meta
 
 import (
+	"github.com/shoebox-photos/shoebox/internal/fixture"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -66,6 +68,36 @@ func TestDateClasses(t *testing.T) {
 	}
 }
 
+// TestDateClassesAgreeWithExifTool: where ExifTool reads a real date, the
+// file is dated by the reference's capture date (fixture.CaptureDate,
+// which follows the same MWG order); a damaged time, which the
+// reference skips, is the one difference, on purpose.
+func TestDateClassesAgreeWithExifTool(t *testing.T) {
+	r := NewReader(Options{})
+	for _, e := range fixture.LoadTruth(t, filepath.Join(datesDir, "truth-exiftool.json")) {
+		rel := e.Str("SourceFile")
+		data, err := os.ReadFile(filepath.Join(datesDir, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		info := r.Bytes(rel, data, fixedMtime)
+		tag, want := e.CaptureDate()
+		if why := onPurpose(e, info, want); why != "" {
+			t.Logf("%s: differs from the reference on purpose: %s", rel, why)
+			continue // TestDateClasses checks the date
+		}
+		if tag == "" {
+			if info.Date.Source.FromFile() {
+				t.Errorf("%s: ExifTool finds no date, we %s=%s", rel, info.Date.Tag, info.Date.Wall)
+			}
+			continue
+		}
+		if got := info.Date.Wall.Format("2006:01:02"); got != want[:10] {
+			t.Errorf("%s: ExifTool %s=%s, we %s=%s", rel, tag, want, info.Date.Tag, got)
+		}
+	}
+}
+
 func TestDateForms(t *testing.T) {
 	for in, want := range map[string]string{
 		"20111006 17:47:14.264":     "2011-10-06 17:47:14.264",
@@ -91,5 +123,43 @@ func TestDateForms(t *testing.T) {
 		if c, reason := parseDateTime([]byte(in), 2100); reason == "" {
 			t.Errorf("%q accepted as %v", in, c.wall())
 		}
+	}
+}
+
+func TestDateTagsOrder(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(datesDir, "mwg-scan.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tags, want := range map[string]string{
+		"":                             tagXMPCreated,
+		"CreateDate":                   tagCreate,
+		"xmp:createdate":               tagXMPCreate,
+		" XMP:CreateDate , CreateDate": tagXMPCreate,
+	} {
+		o, err := ParseDateTags(tags)
+		if err != nil {
+			t.Fatalf("%q: %v", tags, err)
+		}
+		if got := NewReader(Options{DateTags: o}).Bytes("a.jpg", data, fixedMtime).Date.Tag; got != want {
+			t.Errorf("--date-tags %q: dated by %s, want %s", tags, got, want)
+		}
+	}
+	// Named, the IPTC/XMP pair keeps the user's order whatever the digest says.
+	changed, err := os.ReadFile(filepath.Join(datesDir, "mwg-iptc-changed.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := ParseDateTags("XMP:DateCreated")
+	if got := NewReader(Options{DateTags: o}).Bytes("a.jpg", changed, fixedMtime).Date.Tag; got != tagXMPCreated {
+		t.Errorf("--date-tags XMP:DateCreated on a changed IPTC: dated by %s", got)
+	}
+	for _, bad := range []string{"Nope", "CreateDate,createdate", "CreateDate,,ModifyDate"} {
+		if _, err := ParseDateTags(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if got := defaultOrder.String(); got != strings.Join(DateTagNames(), ",") {
+		t.Errorf("default order %s", got)
 	}
 }

@@ -7,6 +7,10 @@ type clock struct {
 	y, mo, d, h, mi, s, ns int
 	off                    int // seconds east of UTC
 	hasOff                 bool
+	// lostTime says why the time part could not be read (an hour of 57,
+	// a second of 88, a stray byte in place of a digit) while the day
+	// could: the clock then holds the day at midnight, without offset.
+	lostTime string
 }
 
 func (c clock) wall() time.Time {
@@ -15,20 +19,25 @@ func (c clock) wall() time.Time {
 
 // Reasons a date string is rejected; constants so rejecting allocates nothing.
 const (
-	badSyntax  = "rejected: not a date"
-	badZero    = "rejected: zero date"
-	badEpoch   = "rejected: the zero of its clock (1904, 1970 or 1980-01-01 00:00:00, or an MP4 time in 1904), the reading of a clock that was never set"
-	badMonth   = "rejected: month out of range"
-	badDay     = "rejected: day out of range"
-	badHour    = "rejected: hour out of range"
-	badMinute  = "rejected: minute out of range"
-	badSecond  = "rejected: second out of range"
-	badOld     = "rejected: year before 1900"
-	badFuture  = "rejected: year in the future"
-	badOffset  = "rejected: offset out of range"
-	minYear    = 1900
-	maxOffset  = 14 * 3600
-	noFraction = -1
+	badSyntax = "rejected: not a date"
+	badZero   = "rejected: zero date"
+	badEpoch  = "rejected: the zero of its clock (1904, 1970 or 1980-01-01 00:00:00, or an MP4 time in 1904), the reading of a clock that was never set"
+	badMonth  = "rejected: month out of range"
+	badDay    = "rejected: day out of range"
+	badHour   = "rejected: " + hourRange
+	badMinute = "rejected: " + minuteRange
+	badSecond = "rejected: " + secondRange
+	badOld    = "rejected: year before 1900"
+	badFuture = "rejected: year in the future"
+	badOffset = "rejected: offset out of range"
+	// Why a time part is unreadable while its day is sound.
+	hourRange     = "hour out of range"
+	minuteRange   = "minute out of range"
+	secondRange   = "second out of range"
+	timeNotDigits = "time is not digits" // "1\r:47:14"
+	minYear       = 1900
+	maxOffset     = 14 * 3600
+	noFraction    = -1
 )
 
 // digits reads exactly n decimal digits at b[i:].
@@ -49,51 +58,88 @@ func digits(b []byte, i, n int) (int, bool) {
 func isDateSep(c byte) bool { return c == ':' || c == '-' || c == '/' || c == '.' }
 
 // parseDateTime reads "YYYY:MM:DD HH:MM:SS[.fff][Z|±hh:mm]" and the ISO 8601
-// and date-only variants seen in EXIF, XMP and QuickTime. It returns a
-// rejection reason instead of a clock when the text is not a sane date.
+// and date-only variants seen in EXIF, XMP and QuickTime, with any of
+// ':', '-', '/', '.' between the date's parts, or none ("20111006"). It
+// returns a rejection reason instead of a clock when the text is not a
+// sane date. A damaged time part does not lose a sound day: the clock is
+// the day at midnight and lostTime says what was wrong with the time.
 func parseDateTime(b []byte, maxYear int) (clock, string) {
 	b = trimText(b)
-	var c clock
-	var ok bool
-	if c.y, ok = digits(b, 0, 4); !ok || len(b) < 10 || !isDateSep(b[4]) || !isDateSep(b[7]) {
-		return c, badSyntax
-	}
-	c.mo, ok = digits(b, 5, 2)
+	c, i, ok := readDay(b)
 	if !ok {
 		return c, badSyntax
 	}
-	if c.d, ok = digits(b, 8, 2); !ok {
-		return c, badSyntax
-	}
-	i := 10
-	if i < len(b) && (b[i] == ' ' || b[i] == 'T') && len(b) >= i+6 {
-		var ok1, ok2, ok3 bool
-		c.h, ok1 = digits(b, i+1, 2)
-		c.mi, ok2 = digits(b, i+4, 2)
-		ok3 = b[i+3] == ':'
-		if !ok1 || !ok2 || !ok3 {
-			return c, badSyntax
-		}
-		i += 6
-		if i < len(b) && b[i] == ':' {
-			if c.s, ok = digits(b, i+1, 2); !ok {
-				return c, badSyntax
-			}
-			i += 3
-		}
-		if i < len(b) && (b[i] == '.' || b[i] == ',') {
-			j := i + 1
-			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-				j++
-			}
-			c.ns = fraction(b[i+1 : j])
-			i = j
-		}
-		if reason := c.readOffset(b[i:]); reason != "" {
-			return c, reason
+	if i < len(b) && (b[i] == ' ' || b[i] == 'T') && len(b) > i+1 {
+		if why := c.readTime(b[i+1:]); why != "" {
+			c.h, c.mi, c.s, c.ns, c.off, c.hasOff = 0, 0, 0, 0, 0, false
+			c.lostTime = why
 		}
 	}
-	return c, c.check(maxYear)
+	if reason := c.check(maxYear); reason != "" {
+		return c, reason
+	}
+	return c, ""
+}
+
+// readDay reads the date part: "YYYY?MM?DD" with one separator of
+// isDateSep, or "YYYYMMDD". i is where the text goes on.
+func readDay(b []byte) (c clock, i int, ok bool) {
+	if c.y, ok = digits(b, 0, 4); !ok {
+		return c, 0, false
+	}
+	at := [2]int{5, 8}
+	i = 10
+	if len(b) >= 8 && isDigit(b[4]) {
+		at, i = [2]int{4, 6}, 8
+		if len(b) > 8 && isDigit(b[8]) { // a longer run of digits is no date
+			return c, 0, false
+		}
+	} else if len(b) < 10 || !isDateSep(b[4]) || !isDateSep(b[7]) {
+		return c, 0, false
+	}
+	var ok1, ok2 bool
+	c.mo, ok1 = digits(b, at[0], 2)
+	c.d, ok2 = digits(b, at[1], 2)
+	return c, i, ok1 && ok2
+}
+
+// readTime reads "HH:MM[:SS][.fff][zone]" into c; it returns why the time
+// is unreadable, "" when it is sound.
+func (c *clock) readTime(b []byte) string {
+	var ok1, ok2 bool
+	c.h, ok1 = digits(b, 0, 2)
+	c.mi, ok2 = digits(b, 3, 2)
+	if !ok1 || !ok2 || b[2] != ':' {
+		return timeNotDigits
+	}
+	i := 5
+	if i < len(b) && b[i] == ':' {
+		var ok bool
+		if c.s, ok = digits(b, i+1, 2); !ok {
+			return timeNotDigits
+		}
+		i += 3
+	}
+	if i < len(b) && (b[i] == '.' || b[i] == ',') {
+		j := i + 1
+		for j < len(b) && isDigit(b[j]) {
+			j++
+		}
+		c.ns = fraction(b[i+1 : j])
+		i = j
+	}
+	switch {
+	case c.h > 23:
+		return hourRange
+	case c.mi > 59:
+		return minuteRange
+	case c.s > 59:
+		return secondRange
+	}
+	if reason := c.readOffset(b[i:]); reason != "" {
+		return reason[len("rejected: "):]
+	}
+	return ""
 }
 
 // readOffset reads a trailing "Z", "±hh:mm" or "±hhmm"; anything else is ignored.

@@ -4,33 +4,55 @@
 //
 // # Date precedence
 //
-// The first valid field in this order wins:
+// The first valid field in Options.DateTags' order wins (--date-tags puts
+// the kinds it names first). The default order follows the Metadata
+// Working Group's guidance: IPTC DateCreated+TimeCreated and XMP
+// photoshop:DateCreated are DateTimeOriginal's equivalents, IPTC
+// DigitalCreationDate and xmp:CreateDate CreateDate's, XMP ModifyDate
+// ModifyDate's; EXIF comes first within each:
 //
-//  1. EXIF DateTimeOriginal (+SubSecTimeOriginal, +OffsetTimeOriginal),
-//     wherever EXIF lives (JPEG, TIFF and BigTIFF, TIFF-based RAW, HEIF,
-//     CR3/CRM, PNG, WebP, PSD resource 0x0422, JPEG XL Exif box, X3F
-//     preview); for formats without EXIF, their equivalent: CanonRaw
-//     (CRW) time stamp, AVI IDIT, Nikon AVI nctg, AVCHD H.264 SEI MDPM, DV
-//     VAUX recording date, ImageMagick's PNG tEXt exif:DateTimeOriginal.
-//  2. EXIF CreateDate/DateTimeDigitized (+SubSecTimeDigitized,
+//  1. DateTimeOriginal: EXIF DateTimeOriginal (+SubSecTimeOriginal,
+//     +OffsetTimeOriginal), wherever EXIF lives (JPEG, TIFF and BigTIFF,
+//     TIFF-based RAW, HEIF, CR3/CRM, PNG, WebP, PSD resource 0x0422, JPEG
+//     XL Exif box, X3F preview); for formats without EXIF, their
+//     equivalent: CanonRaw (CRW) time stamp, AVI IDIT, Nikon AVI nctg,
+//     AVCHD H.264 SEI MDPM, DV VAUX recording date, ImageMagick's PNG
+//     tEXt exif:DateTimeOriginal.
+//  2. XMP:DateCreated (photoshop:DateCreated), then IPTC:DateCreated
+//     (+TimeCreated) — IPTC first when the IPTC digest (image resource
+//     0x0425, the MD5 of the IPTC block written with the XMP) no longer
+//     matches the IPTC block: a tool unaware of XMP changed the IPTC
+//     after. No digest, or a matching one: XMP first.
+//  3. XMP:DateTimeOriginal (exif:DateTimeOriginal in XMP).
+//  4. CreateDate: EXIF CreateDate/DateTimeDigitized (+SubSecTimeDigitized,
 //     +OffsetTimeDigitized); FLV onMetaData "creationdate" (ctime text).
-//  3. A maker's own capture date in a file without EXIF dates: Reconyx
-//     maker note, Casio QVCI, Olympus "[picture info]", CIFF in APP0,
-//     Sigma X3F PROP TIME.
-//  4. XMP exif:DateTimeOriginal, then xmp:CreateDate, then
-//     photoshop:DateCreated (JPEG APP1 and its extended XMP, TIFF tag 700,
-//     WebP, HEIF, PNG, PSD, GIF, JPEG XL); then IPTC DateCreated+TimeCreated, IPTC
-//     DigitalCreationDate+Time; then PNG "Creation Time" and date:create.
-//  5. IFD0 ModifyDate/DateTime (+SubSecTime, +OffsetTime); PNG tIME.
-//  6. QuickTime Keys com.apple.quicktime.creationdate (local time with offset).
-//  7. UTC container times: QuickTime mvhd creation time (see below),
+//  5. XMP:CreateDate, then IPTC:DigitalCreationDate (+Time), the digest
+//     deciding as in 2.
+//  6. Maker: a maker's own capture date: Reconyx maker note, Casio QVCI,
+//     Olympus "[picture info]", CIFF in APP0, Sigma X3F PROP TIME, Sony
+//     PMP, Kyocera RAW, FLIR's CameraInfo record (APP1 "FLIR").
+//  7. PNG:CreationTime ("Creation Time": RFC 1123, RFC 3339 or EXIF
+//     style) and ImageMagick's create-date.
+//  8. ModifyDate: IFD0 ModifyDate/DateTime (+SubSecTime, +OffsetTime); PNG
+//     tIME; ImageMagick's modify-date. Then XMP:ModifyDate.
+//  9. ImageMagick's conversion stamps, date:modify then date:create: the
+//     modification and change times of the file it converted (a change
+//     time is never older than the modification time), not the photo's.
+//  10. QuickTime Keys com.apple.quicktime.creationdate (local time with offset).
+//  11. UTC container times: QuickTime mvhd creation time (see below),
 //     Matroska/WebM DateUTC, ASF/WMV Creation Date.
-//  8. A date in the file name (FilenameDate), then the mtime from the scan.
+//  12. A date in the file name (FilenameDate), then the mtime from the scan.
 //
-// This puts XMP ahead of IFD0 ModifyDate, against the first draft of the
-// rule: ModifyDate is when software last saved the file, and on the corpus
-// four JPEGs whose only capture date is in XMP would otherwise be dated by
-// their last edit (ExifTool reads their XMP CreateDate/DateTimeOriginal).
+// XMP is ahead of IFD0 ModifyDate: ModifyDate is when software last saved
+// the file, and on the corpus four JPEGs whose only capture date is in
+// XMP would otherwise be dated by their last edit.
+//
+// A field whose day is sound but whose time is not (an hour of 57, a
+// second of 70, a stray byte in place of a digit, an impossible offset)
+// dates the file by that day at midnight, without offset; Date.TimeLost
+// and the candidate's note say why. Dates are read as "YYYY:MM:DD",
+// with '-', '/' or '.' between the parts too, or "YYYYMMDD", then an
+// optional time "HH:MM[:SS][.fff]" after a space or 'T', and a zone.
 //
 // Dates that cannot be real are rejected and the next field is tried: zero
 // dates, month 0 or 13, day 0 or past the month's end (Feb 30), hour 24+,
@@ -114,5 +136,6 @@
 // Formats that are recognised but carry no date (Kind set, date from the
 // file name or mtime): MPEG-PS, BMP, a bare JPEG XL codestream. Not read:
 // Brotli-compressed JPEG XL boxes (no Brotli in the standard library),
-// AVCHD playlists, GoPro GPMF, DJI and FLIR streams.
+// AVCHD playlists, GoPro GPMF, DJI streams; of FLIR's record only the
+// CameraInfo date.
 package meta

@@ -30,7 +30,8 @@ func FuzzBytes(f *testing.F) {
 	// Every generated format through the whole sniff, under a name whose
 	// extension decides among look-alikes where one does.
 	gen, _ := filepath.Glob(filepath.Join("testdata", "gen", "*.*"))
-	for _, p := range gen {
+	dates, _ := filepath.Glob(filepath.Join(datesDir, "*.*"))
+	for _, p := range append(gen, dates...) {
 		if data, err := os.ReadFile(p); err == nil && len(data) <= 64<<10 && filepath.Ext(p) != ".json" && filepath.Ext(p) != ".sh" {
 			f.Add(data, uint8(len(fuzzNames)-4+len(p)%4))
 		}
@@ -127,10 +128,12 @@ func gpsSeeds() [][]byte {
 // the APP1 marker and length, and "Exif\x00\x00".
 const jpegTIFFAt = 2 + 4 + 6
 
-// addGenSeeds adds the generated files whose name ends in one of exts.
+// addGenSeeds adds the generated files (testdata/gen and testdata/dates)
+// whose name ends in one of exts.
 func addGenSeeds(f *testing.F, exts ...string) {
 	paths, _ := filepath.Glob(filepath.Join("testdata", "gen", "*.*"))
-	for _, p := range paths {
+	dates, _ := filepath.Glob(filepath.Join(datesDir, "*.*"))
+	for _, p := range append(paths, dates...) {
 		for _, ext := range exts {
 			if filepath.Ext(p) == ext {
 				if data, err := os.ReadFile(p); err == nil {
@@ -227,10 +230,59 @@ func FuzzStillFormats(f *testing.F) {
 	})
 }
 
+// FuzzDateTime parses date text as EXIF, XMP, IPTC and PNG hold it: a
+// date it accepts is a real one, and a lost time leaves midnight.
+func FuzzDateTime(f *testing.F) {
+	for _, s := range []string{"2011:10:06 17:47:14", "20111006 17:47:14.264", "2005.09.15", "2011:10:06 17:47:88",
+		"2011:10:06 57:47:14", "2011:10:06 1\r:47:14", "2005-09-15T10:11:12+02:00", "2005-09-15T10:11:12.5Z",
+		"Thu, 04 Jul 2019 15:30:00 GMT", "2011:10:06 17:47:14+99:00", "2011:10:06 ", "2011:10:06T"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, reason := parseDateTime(b, 2100)
+		if reason != "" {
+			return
+		}
+		if c.check(2100) != "" {
+			t.Fatalf("%q accepted as %+v", b, c)
+		}
+		if c.lostTime != "" && (c.h != 0 || c.mi != 0 || c.s != 0 || c.hasOff) {
+			t.Fatalf("%q: a lost time keeps %+v", b, c)
+		}
+		r := NewReader(Options{Explain: true})
+		p := r.newParse("a.png", &input{}, fixedMtime)
+		p.readPNGCreation(rankPNGCreation, tagPNGCreation, b)
+		if info := p.finish(); info.Date.IsZero() {
+			t.Fatalf("%q: no date", b)
+		}
+	})
+}
+
+// FuzzDateTags: any --date-tags text is an order of every kind, or an error.
+func FuzzDateTags(f *testing.F) {
+	for _, s := range []string{"", "CreateDate", "xmp:createdate, DateTimeOriginal", "Nope", "CreateDate,CreateDate", ",,"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		o, err := ParseDateTags(s)
+		if err != nil {
+			return
+		}
+		var seen [numRanks]bool
+		for _, rk := range o.orDefault().ranks {
+			if rk >= numRanks || seen[rk] {
+				t.Fatalf("%q: order %v", s, o.ranks)
+			}
+			seen[rk] = true
+		}
+	})
+}
+
 // FuzzExtendedXMP walks JPEG segments, extended XMP chunks included.
 func FuzzExtendedXMP(f *testing.F) {
 	paths, _ := filepath.Glob(filepath.Join("testdata", "gen", "xmp-extended-*.jpg"))
-	for _, p := range paths {
+	flir, _ := filepath.Glob(filepath.Join(datesDir, "flir-*.jpg"))
+	for _, p := range append(paths, flir...) {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data)
 		}

@@ -1,6 +1,9 @@
 package meta
 
-import "encoding/binary"
+import (
+	"crypto/md5"
+	"encoding/binary"
+)
 
 // IPTC-IIM dates, as Photo Mechanic, Photoshop and newsroom tools write
 // them: record 2, DateCreated (2:55, "CCYYMMDD") with TimeCreated (2:60,
@@ -15,6 +18,7 @@ const (
 	irbIPTC         = 0x0404
 	irbEXIF         = 0x0422 // "EXIF data 1": a TIFF structure
 	irbXMP          = 0x0424
+	irbIPTCDigest   = 0x0425 // MD5 of the IPTC block as Photoshop last wrote it with the XMP
 	tagIPTCNAA      = 0x83BB
 	tagPhotoshopIRB = 0x8649
 )
@@ -54,7 +58,14 @@ func (p *parse) readIRB(at, end int64, withExif bool) {
 		}
 		switch {
 		case id == irbIPTC:
-			p.readIPTC(p.in.at(data, int(min(size, maxIPTCBytes))))
+			b := p.in.at(data, int(min(size, maxIPTCBytes)))
+			p.iptc.noteCurrent(b)
+			p.readIPTC(b)
+		case id == irbIPTCDigest && size == md5.Size:
+			if b := p.in.at(data, md5.Size); b != nil && !p.iptc.hasStored {
+				p.iptc.hasStored = true
+				copy(p.iptc.stored[:], b)
+			}
 		case id == irbEXIF && withExif:
 			p.readTIFF(data, false)
 		case id == irbXMP && withExif:
@@ -112,12 +123,17 @@ func (p *parse) readIPTC(b []byte) {
 		}
 		b = b[hdr+n:]
 	}
-	// One rank for both (a rank costs every file's parse state): the
-	// digitisation date only stands in when there is no creation date.
-	if len(trimText(date)) > 0 {
-		p.offerIPTC(rankIPTC, tagIPTCCreated, date, clock)
-	} else {
-		p.offerIPTC(rankIPTC, tagIPTCDigital, digDate, digClock)
+	// MWG: DateCreated is the equivalent of DateTimeOriginal,
+	// DigitalCreationDate of CreateDate.
+	p.offerIPTC(rankIPTC, tagIPTCCreated, date, clock)
+	p.offerIPTC(rankIPTCDigital, tagIPTCDigital, digDate, digClock)
+}
+
+// noteCurrent keeps the first IPTC block read, for the MWG digest check
+// (order.go); it is hashed only when a digest is stored beside it.
+func (d *iptcDigest) noteCurrent(b []byte) {
+	if d.block == nil {
+		d.block = b
 	}
 }
 

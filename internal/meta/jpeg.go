@@ -23,6 +23,8 @@ func (p *parse) readJPEG(start int64) bool {
 	}
 	off := start + 2
 	var ext extendedXMP
+	var flir flirSegments
+	defer flir.read(p) // after the extended XMP, which may date the file better
 	defer ext.read(p)
 	for i := 0; i < maxJPEGSegments; i++ {
 		b := p.in.at(off, 4)
@@ -52,7 +54,7 @@ func (p *parse) readJPEG(start int64) bool {
 		case 0xE0:
 			p.readAPP0(off+4, length-2)
 		case 0xE1:
-			p.readAPP1(off+4, length-2, &ext)
+			p.readAPP1(off+4, length-2, &ext, &flir)
 		case 0xEC:
 			p.readAPP12(off+4, length-2)
 		case 0xED:
@@ -63,7 +65,7 @@ func (p *parse) readJPEG(start int64) bool {
 	return true
 }
 
-func (p *parse) readAPP1(at, n int64, ext *extendedXMP) {
+func (p *parse) readAPP1(at, n int64, ext *extendedXMP, flir *flirSegments) {
 	h := p.in.at(at, min(int(n), len(xmpExtHeader)))
 	switch {
 	case hasPrefix(h, exifHeader):
@@ -78,6 +80,8 @@ func (p *parse) readAPP1(at, n int64, ext *extendedXMP) {
 		}
 	case hasPrefix(h, xmpExtHeader):
 		ext.add(p, at+int64(len(xmpExtHeader)), n-int64(len(xmpExtHeader)))
+	case hasPrefix(h, flirHeader):
+		flir.add(p, at, n)
 	}
 }
 

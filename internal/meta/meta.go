@@ -75,6 +75,10 @@ type Date struct {
 	HasOffset bool
 	Source    Source
 	Tag       string // ExifTool-style name of the winning field, e.g. "ExifIFD:DateTimeOriginal"
+	// TimeLost says why the field's time part was unreadable (hour 57,
+	// second 88, a stray byte for a digit) though its day was sound:
+	// Wall is then that day at midnight, with no offset.
+	TimeLost string
 	// Shift is how far --shift moved Wall (the camera's clock was off);
 	// ShiftRule the rule as typed, "" when none applied.
 	Shift     time.Duration
@@ -131,6 +135,9 @@ type Options struct {
 	// no offset in the file (no OffsetTime*, no sound GPS time) takes this
 	// zone's offset at that wall time. nil = no offset assumed.
 	PhotoTZ *time.Location
+	// DateTags is the precedence of date fields (--date-tags); the zero
+	// Order is the default.
+	DateTags Order
 }
 
 // Reader reads capture dates. One goroutine at a time may use it; it

@@ -7,20 +7,31 @@ import (
 	"time"
 )
 
-// rank orders date fields: a lower rank wins.
+// rank names a kind of date field; Order says which kind wins.
+// Each rank keeps the first valid field of its kind seen in the file.
 type rank uint8
 
+// Ranks in their default order (MWG, see doc.go): the capture date and
+// its IPTC and XMP equivalents, then the digitisation date and its
+// equivalents, then the maker's and the PNG creation date, then the
+// last modification, then the conversion stamps, then video container
+// times.
 const (
-	rankOriginal  rank = iota // EXIF DateTimeOriginal and container equivalents (CRW, AVI)
-	rankDigitized             // EXIF CreateDate (DateTimeDigitized)
-	rankMaker                 // a maker's own capture date (Reconyx, Casio QVCI, Olympus PictureInfo, CIFF in JPEG)
-	rankXMPOriginal
-	rankXMPCreate
-	rankXMPDateCreated
-	rankIPTC   // IPTC DateCreated + TimeCreated, else DigitalCreationDate + Time; PNG "Creation Time", date:create
-	rankModify // IFD0 ModifyDate (DateTime): the last edit, so after every capture field
-	rankKeys   // QuickTime Keys com.apple.quicktime.creationdate
-	rankMvhd   // QuickTime mvhd creation time; Matroska DateUTC, ASF CreationDate (UTC container times)
+	rankOriginal       rank = iota // EXIF DateTimeOriginal and container equivalents (CRW, AVI)
+	rankXMPDateCreated             // XMP photoshop:DateCreated (MWG: = DateTimeOriginal)
+	rankIPTC                       // IPTC DateCreated + TimeCreated (MWG: = DateTimeOriginal)
+	rankXMPOriginal                // XMP exif:DateTimeOriginal
+	rankDigitized                  // EXIF CreateDate (DateTimeDigitized)
+	rankXMPCreate                  // XMP xmp:CreateDate (MWG: = CreateDate)
+	rankIPTCDigital                // IPTC DigitalCreationDate + Time (MWG: = CreateDate)
+	rankMaker                      // a maker's own capture date (Reconyx, Casio QVCI, Olympus PictureInfo, CIFF in JPEG, FLIR)
+	rankPNGCreation                // PNG "Creation Time", ImageMagick's create-date
+	rankModify                     // IFD0 ModifyDate (DateTime), PNG tIME, ImageMagick's modify-date: the last edit
+	rankXMPModify                  // XMP xmp:ModifyDate (MWG: = ModifyDate)
+	rankConvModify                 // ImageMagick's date:modify: the converted file's modification time
+	rankConvCreate                 // ImageMagick's date:create: the converted file's change time
+	rankKeys                       // QuickTime Keys com.apple.quicktime.creationdate
+	rankMvhd                       // QuickTime mvhd creation time; Matroska DateUTC, ASF CreationDate (UTC container times)
 	numRanks
 )
 
@@ -33,13 +44,17 @@ const (
 	tagXMPDTO        = "XMP-exif:DateTimeOriginal"
 	tagXMPCreate     = "XMP-xmp:CreateDate"
 	tagXMPCreated    = "XMP-photoshop:DateCreated"
+	tagXMPModify     = "XMP-xmp:ModifyDate"
 	tagKeys          = "Keys:CreationDate"
 	tagMvhd          = "QuickTime:CreateDate"
 	tagCIFF          = "CanonRaw:DateTimeOriginal"
 	tagRIFF          = "RIFF:DateTimeOriginal"
 	tagNikonAVI      = "Nikon:DateTimeOriginal"
 	tagPNGCreation   = "PNG:CreationTime"
-	tagPNGDate       = "PNG:Datecreate" // ImageMagick's date:create
+	tagPNGDate       = "PNG:Datecreate" // ImageMagick's date:create, a conversion stamp
+	tagPNGDateModify = "PNG:Datemodify" // ImageMagick's date:modify, a conversion stamp
+	tagPNGCreateDate = "PNG:CreateDate" // ImageMagick's create-date
+	tagPNGModDate    = "PNG:ModDate"    // ImageMagick's modify-date
 	tagPNGExifDTO    = "PNG:ExifDateTimeOriginal"
 	tagPNGExifCreate = "PNG:ExifDateTimeDigitized"
 	tagPNGTime       = "PNG:ModifyDate" // the tIME chunk: last modification
@@ -59,6 +74,7 @@ const (
 	noteUsed         = "used"
 	noteLower        = "lower precedence than the date used"
 	noteDuplicate    = "same field seen earlier in the file"
+	noteTimeLost     = "time unreadable, filed by its day: "
 	maxCandidates    = 64
 	maxStringLength  = 256
 )
@@ -75,15 +91,20 @@ type parse struct {
 	have    [numRanks]bool
 	bestAt  [numRanks]int    // index into info.Candidates when explaining
 	offNote [numRanks]string // where a kept date's offset came from, when not its own field
-	ext     string           // lower-case extension without the dot
-	isDNG   bool             // IFD0 carries DNGVersion
+	order   Order            // which rank wins; reconciled with the IPTC digest in finish
+	iptc    iptcDigest       // whether the IPTC was changed after the XMP (MWG)
+	// noteReconciled says, for explain, how IPTC and XMP were ordered
+	// when the file holds dates of both.
+	noteReconciled string
+	ext            string // lower-case extension without the dot
+	isDNG          bool   // IFD0 carries DNGVersion
 	// rejected is the first date field that was not a usable date, kept so
 	// that a fallback to the file name or mtime can say why.
 	rejected string
 }
 
 func (r *Reader) newParse(name string, in *input, mtime time.Time) *parse {
-	r.state = parse{r: r, name: name, in: in, mtime: mtime, maxYear: r.now().Year() + 1}
+	r.state = parse{r: r, name: name, in: in, mtime: mtime, maxYear: r.now().Year() + 1, order: r.opt.DateTags.orDefault()}
 	p := &r.state
 	p.ext = lowerExt(name)
 	return p
@@ -133,10 +154,14 @@ func (p *parse) dated() bool {
 }
 
 // datedAbove reports whether a field of a better rank than rk has given a
-// usable date, so that fields of rank rk can no longer win.
+// usable date, so that fields of rank rk can no longer win. The IPTC
+// digest may still swap IPTC and XMP, so neither counts as above the other.
 func (p *parse) datedAbove(rk rank) bool {
-	for r := rank(0); r < rk; r++ {
-		if p.have[r] {
+	for _, r := range p.order.ranks {
+		switch {
+		case r == rk:
+			return false
+		case p.have[r] && !(isReconciled(r) && isReconciled(rk)):
 			return true
 		}
 	}
@@ -184,7 +209,7 @@ func (p *parse) textDate(src Source, tag string, raw, subsec, offset []byte) (d 
 			c.off, c.hasOff = off, true
 		}
 	}
-	return Date{Wall: c.wall(), Offset: c.off, HasOffset: c.hasOff, Source: src, Tag: tag}, true
+	return Date{Wall: c.wall(), Offset: c.off, HasOffset: c.hasOff, Source: src, Tag: tag, TimeLost: c.lostTime}, true
 }
 
 // finish picks the winning date, falling back to the file name and mtime.
@@ -192,7 +217,8 @@ func (p *parse) finish() Info {
 	if p.in.err != nil {
 		p.warn("read " + p.name + ": " + p.in.err.Error())
 	}
-	for rk := rank(0); rk < numRanks; rk++ {
+	p.reconcile()
+	for _, rk := range p.order.ranks {
 		if p.have[rk] {
 			p.info.Date = p.best[rk]
 			p.markUsed(p.bestAt[rk], p.offNote[rk])
@@ -229,7 +255,31 @@ func (p *parse) markUsed(used int, offNote string) {
 		case c.Note == "":
 			c.Note = noteLower
 		}
+		if c.TimeLost != "" {
+			c.Note = appendNote(c.Note, noteTimeLost+c.TimeLost)
+		}
+		if c.Wall != (time.Time{}) {
+			c.Note = appendNote(c.Note, tagNote(c.Tag))
+		}
+		if p.noteReconciled != "" && isReconciledTag(c.Tag) && c.Wall != (time.Time{}) {
+			c.Note = appendNote(c.Note, p.noteReconciled)
+		}
 	}
+}
+
+// tagNote says, for explain, what kind of date a field holds when its
+// name does not: ImageMagick's stamps are the times of the file it
+// converted, not of the photo.
+func tagNote(tag string) string {
+	switch tag {
+	case tagPNGDate:
+		return "a conversion stamp: ImageMagick's copy of the converted file's change time"
+	case tagPNGDateModify:
+		return "a conversion stamp: ImageMagick's copy of the converted file's modification time"
+	case tagXMPModify, tagModify, tagPNGTime, tagPNGModDate:
+		return "the last edit, not the capture"
+	}
+	return ""
 }
 
 // wallOf returns t's local clock fields in UTC.

@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -18,9 +19,16 @@ const (
 var (
 	xmpKeyword      = []byte("XML:com.adobe.xmp")
 	creationKeyword = []byte("Creation Time")
-	dateKeyword     = []byte("date:create")
-	rawProfileExif  = []byte("Raw profile type exif")
-	rawProfileAPP1  = []byte("Raw profile type APP1")
+	// ImageMagick's stamps: date:create and date:modify are the change
+	// and modification times of the file it converted, create-date and
+	// modify-date the creation and modification dates it carried.
+	dateKeyword       = []byte("date:create")
+	dateModifyKeyword = []byte("date:modify")
+	createDateKeyword = []byte("create-date")
+	modifyDateKeyword = []byte("modify-date")
+	rawProfileExif    = []byte("Raw profile type exif")
+	rawProfileAPP1    = []byte("Raw profile type APP1")
+	rawProfileXMP     = []byte("Raw profile type xmp")
 	// ImageMagick copies EXIF fields into tEXt as "exif:<name>".
 	magickDTO     = []byte("exif:DateTimeOriginal")
 	magickCreated = []byte("exif:DateTimeDigitized")
@@ -55,6 +63,9 @@ func (p *parse) readPNG() {
 // readPNGText splits a text chunk into keyword and text, inflating
 // compressed text, and reads the keywords that carry a date.
 func (p *parse) readPNGText(typ string, b []byte) {
+	if hasPrefix(b, rawProfileXMP) && len(b) > len(rawProfileXMP) && b[len(rawProfileXMP)] == 0 && p.datedAbove(rankXMPDateCreated) {
+		return // EXIF dated it: XMP cannot win, so its inflating is spared
+	}
 	kw, text, ok := pngTextOf(typ, b)
 	if !ok {
 		return
@@ -63,11 +74,21 @@ func (p *parse) readPNGText(typ string, b []byte) {
 	case bytes.Equal(kw, xmpKeyword):
 		p.readXMP(text)
 	case bytes.Equal(kw, creationKeyword):
-		p.readPNGCreation(tagPNGCreation, text)
+		p.readPNGCreation(rankPNGCreation, tagPNGCreation, text)
+	case bytes.Equal(kw, createDateKeyword):
+		p.readPNGCreation(rankPNGCreation, tagPNGCreateDate, text)
+	case bytes.Equal(kw, modifyDateKeyword):
+		p.readPNGCreation(rankModify, tagPNGModDate, text)
+	case bytes.Equal(kw, dateModifyKeyword):
+		p.readPNGCreation(rankConvModify, tagPNGDateModify, text)
 	case bytes.Equal(kw, dateKeyword):
-		p.readPNGCreation(tagPNGDate, text)
+		p.readPNGCreation(rankConvCreate, tagPNGDate, text)
 	case bytes.Equal(kw, rawProfileExif) || bytes.Equal(kw, rawProfileAPP1):
 		p.readRawProfile(text)
+	case bytes.Equal(kw, rawProfileXMP):
+		if data := decodeRawProfile(text); data != nil {
+			p.readXMP(data)
+		}
 	case bytes.Equal(kw, magickDTO):
 		p.offerText(rankOriginal, SourcePNG, tagPNGExifDTO, text, nil, nil)
 	case bytes.Equal(kw, magickCreated):
@@ -119,7 +140,8 @@ func pngTextOf(typ string, b []byte) (kw, text []byte, ok bool) {
 }
 
 func wantedKeyword(kw []byte) bool {
-	for _, w := range [...][]byte{xmpKeyword, creationKeyword, dateKeyword, rawProfileExif, rawProfileAPP1, magickDTO, magickCreated} {
+	for _, w := range [...][]byte{xmpKeyword, creationKeyword, dateKeyword, dateModifyKeyword, createDateKeyword, modifyDateKeyword,
+		rawProfileExif, rawProfileAPP1, rawProfileXMP, magickDTO, magickCreated} {
 		if bytes.Equal(kw, w) {
 			return true
 		}
@@ -140,19 +162,46 @@ func inflate(b []byte) ([]byte, bool) {
 	return out.Bytes(), out.Len() > 0
 }
 
-// readPNGCreation reads a free-form creation time: RFC 1123 by the PNG
-// spec for "Creation Time", ISO 8601 from ImageMagick's date:create,
-// EXIF style in practice.
-func (p *parse) readPNGCreation(tag string, v []byte) {
+// readPNGCreation reads a free-form date: RFC 1123 by the PNG spec for
+// "Creation Time", ISO 8601 (RFC 3339) from ImageMagick and most other
+// writers, EXIF style in practice.
+func (p *parse) readPNGCreation(rk rank, tag string, v []byte) {
 	v = trimText(v)
-	for _, layout := range []string{time.RFC1123, time.RFC1123Z, "2 Jan 2006 15:04:05 -0700"} {
-		if t, err := time.Parse(layout, string(v)); err == nil {
-			_, off := t.Zone()
-			p.offer(rankIPTC, Date{Wall: wallOf(t), Offset: off, HasOffset: true, Source: SourcePNG, Tag: tag}, v)
-			return
+	if len(v) > 0 && !isDigit(v[0]) {
+		for _, layout := range rfc1123Layouts {
+			if t, err := time.Parse(layout, string(v)); err == nil {
+				p.offerRFC1123(rk, tag, t, v, layout)
+				return
+			}
 		}
 	}
-	p.offerText(rankIPTC, SourcePNG, tag, v, nil, nil)
+	p.offerText(rk, SourcePNG, tag, v, nil, nil)
+}
+
+// rfc1123Layouts are the forms of RFC 1123 (and RFC 822) dates seen in
+// PNG text, with and without the weekday, the seconds, a numeric zone.
+var rfc1123Layouts = [...]string{
+	time.RFC1123, time.RFC1123Z, "Mon, _2 Jan 2006 15:04:05 MST", "Mon, _2 Jan 2006 15:04:05 -0700",
+	"_2 Jan 2006 15:04:05 -0700", "_2 Jan 2006 15:04:05 MST", "Mon, _2 Jan 2006 15:04 MST", "Mon, _2 Jan 2006 15:04 -0700",
+	"Mon, _2 Jan 2006 15:04:05", "_2 Jan 2006 15:04:05",
+}
+
+// offerRFC1123 offers a date parsed with layout; a zone named by letters
+// other than GMT, UT, UTC or Z (EST, CEST: ambiguous) gives no offset.
+func (p *parse) offerRFC1123(rk rank, tag string, t time.Time, raw []byte, layout string) {
+	d := Date{Wall: wallOf(t), Source: SourcePNG, Tag: tag}
+	if reason := clockOf(d.Wall).check(p.maxYear); reason != "" {
+		p.reject(tag, SourcePNG, raw, reason)
+		return
+	}
+	name, off := t.Zone()
+	switch {
+	case strings.HasSuffix(layout, "0700"):
+		d.Offset, d.HasOffset = off, true
+	case strings.HasSuffix(layout, "MST"):
+		d.HasOffset = name == "GMT" || name == "UT" || name == "UTC" || name == "Z"
+	}
+	p.offer(rk, d, raw)
 }
 
 // readPNGTime reads tIME, the image's last modification in UTC: ranked

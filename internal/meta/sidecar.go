@@ -81,7 +81,8 @@ func headerDate(name string, data []byte, read func(*parse)) (Date, bool, error)
 	r := &Reader{now: time.Now}
 	p := r.newParse(name, &input{head: data, size: int64(len(data))}, time.Time{})
 	read(p)
-	for rk := rank(0); rk < numRanks; rk++ {
+	p.reconcile()
+	for _, rk := range p.order.ranks {
 		if p.have[rk] {
 			d := p.best[rk]
 			d.Source = SourceSidecar

@@ -130,7 +130,7 @@ func TestSidecarXMPPrecedence(t *testing.T) {
 		{`<x:xmpmeta><rdf:Description xmp:CreateDate="2002-02-02T02:02:02" xmp:ModifyDate="2009-09-09T09:09:09"/></x:xmpmeta>`,
 			"2002-02-02 02:02:02", tagXMPCreate},
 		{`<x:xmpmeta><rdf:Description xmp:ModifyDate="2009-09-09T09:09:09"/></x:xmpmeta>`,
-			"2009-09-09 09:09:09", "XMP-xmp:ModifyDate"},
+			"2009-09-09 09:09:09", tagXMPModify},
 		{`<x:xmpmeta photoshop:DateCreated="2001-05-06"/>`, "2001-05-06 00:00:00", tagXMPCreated},
 	}
 	for _, tc := range tests {

@@ -260,7 +260,9 @@ func (t *tiff) useIFD0(e entry) {
 			t.p.readXMP(b)
 		}
 	case tagIPTCNAA:
-		t.p.readIPTC(t.value(e, maxIPTCBytes))
+		b := t.value(e, maxIPTCBytes)
+		t.p.iptc.noteCurrent(b)
+		t.p.readIPTC(b)
 	case tagPhotoshopIRB:
 		t.p.readIRB(e.at, e.at+min(e.size, maxIPTCBytes), false)
 	}

@@ -16,6 +16,8 @@ var xmpFields = [...]xmpField{
 	{[]byte("xmp:CreateDate"), rankXMPCreate, tagXMPCreate},
 	{[]byte("xap:CreateDate"), rankXMPCreate, tagXMPCreate},
 	{[]byte("photoshop:DateCreated"), rankXMPDateCreated, tagXMPCreated},
+	{[]byte("xmp:ModifyDate"), rankXMPModify, tagXMPModify},
+	{[]byte("xap:ModifyDate"), rankXMPModify, tagXMPModify},
 }
 
 // readXMP finds date properties in an XMP packet, written either as
