@@ -27,6 +27,7 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"mkjpeg":    mkjpeg,
+			"mkxmpjpeg": mkxmpjpeg,
 			"mkmov":     mkmov,
 			"mtime":     setMtime,
 			"firstword": firstWord,
@@ -76,6 +77,21 @@ func mkjpeg(ts *testscript.TestScript, neg bool, args []string) {
 	name := mkdirFor(ts, args[0])
 	e.Comment = filepath.Base(name)
 	ts.Check(os.WriteFile(name, fixture.JPEG(e), 0o644))
+}
+
+// mkxmpjpeg FILE ATTR... writes a real JPEG with no EXIF whose XMP packet
+// (APP1) holds the attributes ATTR (photoshop:DateCreated="2003-07-08"), as
+// a scan dated in Lightroom or digiKam.
+func mkxmpjpeg(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: mkxmpjpeg FILE ATTR...")
+	}
+	packet := `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">` +
+		`<rdf:Description ` + strings.Join(args[1:], " ") + `/></rdf:RDF></x:xmpmeta>`
+	seg := append([]byte("http://ns.adobe.com/xap/1.0/\x00"), packet...)
+	b := []byte{0xFF, 0xD8, 0xFF, 0xE1, byte((len(seg) + 2) >> 8), byte(len(seg) + 2)}
+	b = append(append(b, seg...), undatedJPEG(args[0])[2:]...)
+	ts.Check(os.WriteFile(mkdirFor(ts, args[0]), b, 0o644))
 }
 
 // undatedJPEG is a JPEG with no EXIF and no date in its name's text: start
