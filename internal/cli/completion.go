@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/meta"
 )
 
 // Completion scripts are generated from the help texts, the one place
@@ -39,11 +40,12 @@ func flagValues() map[string][]string {
 		tokens = append(tokens, "{"+t+"}")
 	}
 	return map[string][]string{
-		"--mode":     {"copy", "move", "hardlink", "symlink", "reflink"},
-		"--dedup":    {"on", "off"},
-		"--kind":     {"photo", "video"},
-		"--template": tokens,
-		"-t":         tokens,
+		"--mode":      {"copy", "move", "hardlink", "symlink", "reflink"},
+		"--dedup":     {"on", "off"},
+		"--kind":      {"photo", "video"},
+		"--template":  tokens,
+		"-t":          tokens,
+		"--date-tags": meta.DateTagNames(),
 	}
 }
 

@@ -21,6 +21,7 @@ func cmdExplain(env Env, args []string) error {
 	fs := newFlags("explain")
 	tz := fs.String("video-tz", "local", "")
 	camTZ := fs.String("tz", "", "")
+	dateTagsFlag := fs.String("date-tags", "", "")
 	hidden := fs.Bool("hidden", false, "")
 	jsonOut := fs.Bool("json", false, "")
 	shifts := fs.StringArray("shift", nil, "")
@@ -41,6 +42,10 @@ func cmdExplain(env Env, args []string) error {
 	if err != nil {
 		return usagef("--tz: %s", err)
 	}
+	dateTags, err := meta.ParseDateTags(*dateTagsFlag)
+	if err != nil {
+		return usagef("--date-tags: %s", err)
+	}
 	if *noMtime && *trustMtime {
 		return usagef("--mtime and --no-mtime contradict each other: give one")
 	}
@@ -48,7 +53,7 @@ func cmdExplain(env Env, args []string) error {
 	if err != nil {
 		return usagef("%s", err)
 	}
-	opt := meta.Options{Explain: true, VideoTZ: loc, PhotoTZ: photoTZ}
+	opt := meta.Options{Explain: true, VideoTZ: loc, PhotoTZ: photoTZ, DateTags: dateTags}
 	var enc *json.Encoder
 	if *jsonOut {
 		enc = json.NewEncoder(env.Stdout)

@@ -76,6 +76,12 @@ Flags:
       --video-tz Z     zone for video times stored in UTC: local (default), UTC, +02:00, Europe/Paris
       --tz Z           the zone the camera's clock was set to (Europe/Paris, UTC, local, +05:30),
                        for photos whose file gives no UTC offset; default: none assumed
+      --date-tags LIST which date fields win, first named first (comma-separated, any
+                       case; those not named follow in the default order): DateTimeOriginal,
+                       XMP:DateCreated, IPTC:DateCreated, XMP:DateTimeOriginal, CreateDate,
+                       XMP:CreateDate, IPTC:DigitalCreationDate, Maker, PNG:CreationTime,
+                       ModifyDate, XMP:ModifyDate, PNG:DateModify, PNG:DateCreate,
+                       QuickTime:CreationDate, QuickTime:CreateDate (the default order)
       --shift RULE     correct a camera's clock (repeatable), the source untouched:
                        "MODEL=+1h30m" (EXIF Model, case ignored), "folder:PATH=-2d3h"
                        (files under that folder), "+1h" (every file); the most specific
@@ -152,7 +158,7 @@ Exit codes: 0 done, 1 fatal error, 2 bad command line, 3 some files failed,
 130 interrupted (run the same command again to resume).
 `
 
-const explainHelp = `Usage: shoebox explain [--tz Z] [--video-tz Z] [--shift RULE] [--mtime|--no-mtime] [--hidden] [--json] FILE...
+const explainHelp = `Usage: shoebox explain [--tz Z] [--video-tz Z] [--date-tags LIST] [--shift RULE] [--mtime|--no-mtime] [--hidden] [--json] FILE...
 
 Prints every capture-date candidate found in each file (tag, value, offset),
 which one wins, and why; "offset from GPS time" when the photo's GPS time
@@ -165,6 +171,7 @@ Flags:
       --tz Z           the zone the camera's clock was set to, for photos whose file
                        gives no UTC offset (as for sort); default: none assumed
       --video-tz Z     zone for video times stored in UTC: local (default), UTC, +02:00
+      --date-tags LIST which date fields win (as for sort)
       --shift RULE     the --shift rules sort is given (repeatable): shows the date
                        before and after, and which rule moved it
       --mtime          trust a modification time that looks like a copy's (as sort --mtime)

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/meta"
 	"github.com/shoebox-photos/shoebox/internal/pipeline"
 	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/shift"
@@ -25,6 +26,7 @@ const DefaultTemplate = "{year}/{year}-{month}-{day}/{name}{ext}"
 
 type sortFlags struct {
 	template, mode, unknown, videoTZ, tz, report string
+	dateTags                                     string // --date-tags: which date fields win
 	backup                                       string // --backup DIR: a second copy of every file transferred
 	backupFrom                                   string // the library config that set backup; "" when typed or unset
 	noBackup                                     bool   // --no-backup: none this run, whatever the library's config says
@@ -57,6 +59,7 @@ func (f *sortFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.noBackup, "no-backup", false, "")
 	fs.StringVar(&f.videoTZ, "video-tz", "local", "")
 	fs.StringVar(&f.tz, "tz", "", "")
+	fs.StringVar(&f.dateTags, "date-tags", "", "")
 	fs.BoolVar(&f.jsonOut, "json", false, "")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "")
@@ -130,6 +133,10 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 	if err != nil {
 		return pipeline.Config{}, usagef("--tz: %s", err)
 	}
+	dateTags, err := meta.ParseDateTags(f.dateTags)
+	if err != nil {
+		return pipeline.Config{}, usagef("--date-tags: %s", err)
+	}
 	flt, err := f.filters.filter()
 	if err != nil {
 		return pipeline.Config{}, err
@@ -157,7 +164,7 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 		Template: tmpl, UnknownDir: unknown, NoModTime: f.noMtime, TrustModTime: f.trustMtime,
 		Mode: mode, Workers: f.workers, DryRun: f.dryRun, Dedup: f.dedup, Verify: f.verify,
 		FollowLinks: f.follow, Hidden: f.hidden, VideoTZ: tz, DeleteDuplicates: f.deleteDups,
-		PhotoTZ: photoTZ, Checksum: f.checksum, Reimport: f.reimport, Shift: shifts, Backup: f.backup,
+		PhotoTZ: photoTZ, DateTags: dateTags, Checksum: f.checksum, Reimport: f.reimport, Shift: shifts, Backup: f.backup,
 	}, nil
 }
 

@@ -26,7 +26,7 @@ func (r *Run) Meta(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rd := meta.NewReader(meta.Options{VideoTZ: r.cfg.VideoTZ, PhotoTZ: r.cfg.PhotoTZ})
+			rd := meta.NewReader(meta.Options{VideoTZ: r.cfg.VideoTZ, PhotoTZ: r.cfg.PhotoTZ, DateTags: r.cfg.DateTags})
 			for fi := range jobs {
 				fi.Info = rd.File(fi.File.Path, fi.File.Size, fi.File.ModTime)
 				done <- fi

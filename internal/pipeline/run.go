@@ -20,6 +20,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/importlog"
 	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/meta"
 	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/shift"
 	"github.com/shoebox-photos/shoebox/internal/storage"
@@ -59,6 +60,10 @@ type Config struct {
 	// PhotoTZ is the zone photo cameras' clocks were set to (--tz): a photo
 	// date with no offset in its file takes this zone's. nil = none assumed.
 	PhotoTZ *time.Location
+
+	// DateTags is the precedence of date fields (--date-tags); the zero
+	// Order is meta's default (MWG).
+	DateTags meta.Order
 
 	// Filter leaves files out of the import (--include, --since …); each
 	// one left out is counted and reported with its reason. nil: none.
