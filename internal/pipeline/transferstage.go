@@ -298,6 +298,10 @@ type opResult struct {
 // further file would fail the same way.
 var ErrStopped = errors.New("stopped")
 
+// ErrDriveGone is returned when the transfer stopped because the drive
+// of the library or of the backup folder went away during the run.
+var ErrDriveGone = errors.New("a drive went away")
+
 // stopFor ends the transfer at the first error that no other file can
 // escape — the destination is full, over quota or read-only — instead of
 // failing every remaining file one by one. Files in flight finish or are
