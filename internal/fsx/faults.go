@@ -54,7 +54,12 @@ type Rule struct {
 // concurrent use.
 type Faults struct {
 	base FS
+	*faultState
+}
 
+// faultState is shared by a Faults and the copies Pin makes of it over
+// another base: one set of rules, one record of calls.
+type faultState struct {
 	mu    sync.Mutex
 	rules []*armedRule
 	crash func(point string)
@@ -67,7 +72,12 @@ type armedRule struct {
 }
 
 // NewFaults wraps base.
-func NewFaults(base FS) *Faults { return &Faults{base: base} }
+func NewFaults(base FS) *Faults { return &Faults{base: base, faultState: &faultState{}} }
+
+// under and withBase let Pin slip beneath the injector: the rules see
+// (and match) the paths the caller gave, the disk gets them pinned.
+func (f *Faults) under() FS           { return f.base }
+func (f *Faults) withBase(base FS) FS { return &Faults{base: base, faultState: f.faultState} }
 
 // Add appends a rule and returns f, for chaining.
 func (f *Faults) Add(r Rule) *Faults {

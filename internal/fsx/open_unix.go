@@ -14,7 +14,13 @@ import (
 // really opened, and only then clears O_NONBLOCK: reads of a regular file
 // never block anyway, and the *os.File must not be put on the poller.
 func openRegular(name string, followLinks bool) (*os.File, error) {
-	fd, _, err := openRegularFd(name, followLinks)
+	return openRegularAs(name, name, followLinks)
+}
+
+// openRegularAs is openRegular of the file at path, named name (in the
+// *os.File and in errors): path is name reached through a pinned root.
+func openRegularAs(path, name string, followLinks bool) (*os.File, error) {
+	fd, _, err := openRegularFdAs(path, name, followLinks)
 	if err != nil {
 		return nil, err
 	}
@@ -28,11 +34,15 @@ func openRegular(name string, followLinks bool) (*os.File, error) {
 // openRegularFd opens name non-blocking and returns the descriptor only if
 // fstat says it is a regular file; the descriptor is still O_NONBLOCK.
 func openRegularFd(name string, followLinks bool) (int, *unix.Stat_t, error) {
+	return openRegularFdAs(name, name, followLinks)
+}
+
+func openRegularFdAs(path, name string, followLinks bool) (int, *unix.Stat_t, error) {
 	flags := unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
 	if !followLinks {
 		flags |= unix.O_NOFOLLOW
 	}
-	fd, err := openRetryingEINTR(name, flags)
+	fd, err := openRetryingEINTR(path, flags)
 	if err != nil {
 		return -1, nil, openErr(name, followLinks, err)
 	}

@@ -77,6 +77,9 @@ func (r *Run) removeDuplicates(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if gone := r.exec.Gone(); gone != nil {
+			return gone // one message, not one per duplicate left in place
+		}
 		d := newDec(v)
 		kept, inLibrary, dup := d.s(), d.bool(), d.s()
 		if err := d.Err(); err != nil {

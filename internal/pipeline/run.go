@@ -103,6 +103,8 @@ type Run struct {
 	index    *hashIndex   // the sums in hashes, written in batches
 	unlock   func() error
 	exec     *transfer.Executor
+	libRoot  *fsx.Root // the library, opened once for the transfer (real runs)
+	bakRoot  *fsx.Root // the backup folder, likewise; nil without --backup
 	jw       *journal.Writer
 	sum      Summary
 	nextSeq  uint64

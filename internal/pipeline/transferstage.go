@@ -81,6 +81,7 @@ func (r *Run) Transfer(ctx context.Context) error {
 	n, ferr := r.collect(results)
 	rerr := <-readErr
 	r.accountUnread(n)
+	r.checkDrives()
 	if r.cfg.DeleteDuplicates && firstErr(r.stopped, rerr, ferr, outer.Err()) == nil {
 		r.begin("transfer", "removing the sources that duplicate a file now in the library", 0, 0)
 		ferr = r.removeDuplicates(outer) // after the final Flush: every kept copy is durable
@@ -94,6 +95,19 @@ func (r *Run) Transfer(ctx context.Context) error {
 		err = r.st.DeletePrefix(keyOp)
 	}
 	return err
+}
+
+// checkDrives, once the files in flight are done, notes a library or
+// backup drive that went away (also after the last file: what follows
+// writes in the library by name) and counts the files safe before it.
+func (r *Run) checkDrives() {
+	if gone := r.exec.Gone(); gone != nil {
+		r.stopFor(gone)
+	}
+	var g *driveGoneStop
+	if errors.As(r.stopped, &g) {
+		g.safe, g.backup = r.sum.Transferred, r.backup != ""
+	}
 }
 
 // transferring names the transfer stage's work for the progress line.
@@ -199,6 +213,9 @@ type groupState struct{ failedCompanion string }
 func (b *batch) stageGroup(ctx context.Context, group []opRecord) {
 	r := b.r
 	g := &groupState{}
+	if gone := r.exec.Gone(); gone != nil {
+		r.stopFor(gone) // between files: none of this group is started
+	}
 	for _, o := range group {
 		switch {
 		case ctx.Err() != nil:
@@ -274,6 +291,19 @@ func (b *batch) done(o opRecord, g *groupState, res transfer.Result) {
 		// Decided here, not when the result is counted: by then
 		// every worker would have failed a queue's worth more.
 		b.r.stopFor(res.Err)
+		if gone := b.r.exec.Gone(); gone != nil {
+			// The file failed because its drive went away (or as it
+			// did): it is untouched on the card, like the files after
+			// it, and the run's one message says so for all of them.
+			b.r.stopFor(gone)
+			if !res.Landed {
+				if o.Companion && g.failedCompanion == "" {
+					g.failedCompanion = o.Src
+				}
+				b.results <- opResult{op: o, skipped: true}
+				return
+			}
+		}
 	}
 	// A companion that landed, even if what came after failed (its
 	// journal record on a full disk), is in the library: its photo goes
@@ -302,6 +332,27 @@ var ErrStopped = errors.New("stopped")
 // of the library or of the backup folder went away during the run.
 var ErrDriveGone = errors.New("a drive went away")
 
+// driveGoneStop is the one message of a run whose library or backup drive
+// went away: how many files are safe, and that the rest were left alone.
+// Its counts are filled in once the files in flight are finished.
+type driveGoneStop struct {
+	gone   *transfer.DriveGoneError
+	safe   int64
+	backup bool
+}
+
+func (e *driveGoneStop) Error() string {
+	where := "are in the library"
+	if e.backup {
+		where = "are safe in both places"
+	}
+	return fmt.Sprintf("stopped: the %s drive at %s went away after %d files; %d %s, the rest are untouched on the card; run the same command again when it is back",
+		e.gone.What, quote.Path(e.gone.Mount), e.safe, e.safe, where)
+}
+
+func (e *driveGoneStop) Is(target error) bool { return target == ErrStopped || target == ErrDriveGone }
+func (e *driveGoneStop) Unwrap() error        { return e.gone }
+
 // stopFor ends the transfer at the first error that no other file can
 // escape — the destination is full, over quota or read-only — instead of
 // failing every remaining file one by one. Files in flight finish or are
@@ -310,6 +361,11 @@ func (r *Run) stopFor(err error) {
 	r.stopMu.Lock()
 	defer r.stopMu.Unlock()
 	if r.stopped != nil {
+		return
+	}
+	if gone := (*transfer.DriveGoneError)(nil); errors.As(err, &gone) {
+		r.stopped = &driveGoneStop{gone: gone}
+		r.stop()
 		return
 	}
 	for _, errno := range []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT, syscall.EROFS} {
@@ -367,6 +423,9 @@ func (r *Run) account(x opResult) {
 		ev.Outcome, ev.Reason = OutFailed, res.Err.Error()
 		r.emit(ev)
 		return
+	case res.Err != nil && errors.As(res.Err, new(*transfer.DriveGoneError)):
+		// Landed, its source kept as its drive went away: the run's
+		// one message counts it among the files safe in both places.
 	case res.Err != nil:
 		// The file is at its destination, whole; what failed came after
 		// (its journal record, removing a moved source): say so, but do
@@ -434,6 +493,10 @@ func (r *Run) openExecutor() error {
 		if err := os.MkdirAll(r.dest, 0o755); err != nil {
 			return fmt.Errorf("create destination %s: %w", quote.Path(r.dest), err)
 		}
+		if err := r.openRoots(); err != nil {
+			return err
+		}
+		opt.LibraryRoot, opt.BackupRoot = r.libRoot, r.bakRoot
 		jw, err := journal.Create(filepath.Join(StateDir(r.dest), "journal"), journal.Header{
 			Version: 1, RunID: r.runID, Started: time.Now(), Dest: r.dest, Args: r.cfg.Args,
 		})
@@ -448,13 +511,44 @@ func (r *Run) openExecutor() error {
 	return nil
 }
 
-func (r *Run) closeExecutor() error {
-	if r.jw == nil {
+// openRoots opens the library and the backup folder once, for the whole
+// transfer: the executor works through them (see fsx.Root), so a drive
+// unmounted during the run is never replaced by its empty mount point.
+func (r *Run) openRoots() error {
+	lib, err := fsx.OpenRoot(r.dest)
+	if err != nil {
+		return fmt.Errorf("open the library %s: %w", quote.Path(r.dest), fsx.Bare(err))
+	}
+	r.libRoot = lib
+	if r.backup == "" {
 		return nil
 	}
-	err := r.jw.Close()
-	r.jw = nil
-	return err
+	if err := os.MkdirAll(r.backup, 0o755); err != nil {
+		return fmt.Errorf("create the backup folder %s: %w", quote.Path(r.backup), fsx.Bare(err))
+	}
+	bak, err := fsx.OpenRoot(r.backup)
+	if err != nil {
+		return fmt.Errorf("open the backup folder %s: %w", quote.Path(r.backup), fsx.Bare(err))
+	}
+	r.bakRoot = bak
+	return nil
+}
+
+func (r *Run) closeExecutor() error {
+	var errs []error
+	if r.jw != nil {
+		errs = append(errs, r.jw.Close())
+		r.jw = nil
+	}
+	// The roots go last: a drive unmounted lazily is let go once nothing
+	// of the run holds it.
+	for _, root := range []**fsx.Root{&r.libRoot, &r.bakRoot} {
+		if *root != nil {
+			errs = append(errs, (*root).Close())
+			*root = nil
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // flush makes the files transferred so far durable, then records them in

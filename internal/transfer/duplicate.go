@@ -137,6 +137,11 @@ func (d *dupRemoval) unchangedSinceCompared() error {
 
 // remove deletes dup if it is still the very file that was compared.
 func (d *dupRemoval) remove() error {
+	// The kept copy must still be on the library's drive as the run
+	// opened it: a drive gone since leaves the duplicate where it is.
+	if g := d.e.Gone(); g != nil {
+		return g
+	}
 	now, err := d.e.fs.Lstat(d.dup())
 	if err != nil {
 		return fmt.Errorf("check %s before removal: %w", quote.Path(d.dup()), err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // run carries one Op through its protocol.
@@ -253,6 +254,9 @@ func (r *run) moveAcrossDevices() error {
 }
 
 func (r *run) removeSource(copied version) error {
+	if err := r.copiesInPlace(); err != nil {
+		return err
+	}
 	entry := r.entry(journal.Intent)
 	entry.Action = journal.RemoveSource
 	if err := r.appendJournal(entry); err != nil {
@@ -278,6 +282,28 @@ func (r *run) removeSource(copied version) error {
 	r.e.markDirty(filepath.Dir(r.op.Src))
 	fsx.CrashPoint(r.e.fs, fsx.AfterRemoveSource)
 	return r.journalRemoveSource(nil)
+}
+
+// copiesInPlace is the last look before a moved source goes: the drives
+// of the library and of the backup are still the ones the run started
+// with, and the copies are there on them, whole.
+func (r *run) copiesInPlace() error {
+	if g := r.e.Gone(); g != nil {
+		return g
+	}
+	for _, x := range []*run{r, r.bak} {
+		if x == nil {
+			continue
+		}
+		fi, err := r.e.fs.Lstat(x.op.Dst)
+		if err != nil {
+			return fmt.Errorf("look at the copy %s before removing the source: %w", quote.Path(x.op.Dst), fsx.Bare(err))
+		}
+		if !fi.Mode().IsRegular() || fi.Size() != r.op.Size {
+			return fmt.Errorf("the copy %s is not the whole file any more", quote.Path(x.op.Dst))
+		}
+	}
+	return nil
 }
 
 func (r *run) journalRemoveSource(cause error) error {

@@ -80,6 +80,13 @@ type Options struct {
 	// with the same rules as the library (no reserved names, no folder
 	// that is a link).
 	Backup string
+	// LibraryRoot and BackupRoot, when set, are the library and the
+	// backup folder opened when the run started: every operation under
+	// them goes through them (fsx.Pin), so that none lands in a folder
+	// that took their name since (an unmounted drive's empty mount
+	// point), and no moved source is removed unless both are still
+	// there.
+	LibraryRoot, BackupRoot *fsx.Root
 }
 
 // Executor performs Ops. It is safe for concurrent use.
@@ -90,6 +97,7 @@ type Executor struct {
 	journal *journal.Writer
 	library string
 	backup  string
+	roots   []namedRoot
 
 	mkdirMu sync.Mutex // serialises directory creation so each is made and recorded once
 
@@ -107,7 +115,15 @@ func New(opt Options) *Executor {
 	if fsys == nil {
 		fsys = fsx.OS
 	}
+	var roots []namedRoot
+	for _, nr := range []namedRoot{{"library", opt.LibraryRoot}, {"backup", opt.BackupRoot}} {
+		if nr.root != nil {
+			roots = append(roots, nr)
+			fsys = fsx.Pin(fsys, nr.root)
+		}
+	}
 	return &Executor{
+		roots:   roots,
 		fs:      fsys,
 		dryRun:  opt.DryRun,
 		verify:  opt.Verify,
@@ -117,6 +133,38 @@ func New(opt Options) *Executor {
 		dirs:    make(map[string]bool),
 		dirty:   make(map[string]struct{}),
 	}
+}
+
+// namedRoot is a root the executor writes under, and what it is.
+type namedRoot struct {
+	what string // "library" or "backup"
+	root *fsx.Root
+}
+
+// DriveGoneError says that the drive of the library or of the backup
+// folder went away during the run. It wraps fsx.ErrGone.
+type DriveGoneError struct {
+	What string // "library" or "backup"
+	*fsx.GoneError
+}
+
+func (e *DriveGoneError) Error() string {
+	return fmt.Sprintf("the %s drive at %s went away", e.What, quote.Path(e.Mount))
+}
+
+func (e *DriveGoneError) Unwrap() error { return e.GoneError }
+
+// Gone reports, between files, whether the library's or the backup's
+// drive went away since the run opened them: nil while both are there.
+func (e *Executor) Gone() *DriveGoneError {
+	for _, nr := range e.roots {
+		if err := nr.root.Present(); err != nil {
+			var g *fsx.GoneError
+			errors.As(err, &g)
+			return &DriveGoneError{What: nr.what, GoneError: g}
+		}
+	}
+	return nil
 }
 
 // Do carries out op and reports the outcome. A copy is a batch of one:
