@@ -95,3 +95,27 @@ func containsWord(ws []string, w string) bool {
 	}
 	return false
 }
+
+// PowerShell reads an argument that starts with { as a script block, so
+// a template candidate is inserted quoted ('{year}/{month}'), and a word
+// typed with its opening quote still finds it. The script's literal of
+// the candidate '{year}' is '''{year}''' (a quote doubled inside quotes).
+func TestPowerShellQuotesTemplateCandidates(t *testing.T) {
+	script := powershellCompletion()
+	for _, v := range flagValues()["--template"] {
+		literal := "'''" + strings.ReplaceAll(v, "'", "''''") + "'''"
+		if !strings.Contains(script, literal) {
+			t.Errorf("powershell completion offers %s unquoted (want the literal %s)", v, literal)
+		}
+	}
+	for _, v := range flagValues()["--mode"] {
+		if !strings.Contains(script, "'"+v+"'") || strings.Contains(script, "'''"+v+"'''") {
+			t.Errorf("powershell completion should offer the plain word %s as it is", v)
+		}
+	}
+	for _, want := range []string{`$typed = $wordToComplete.TrimStart("'", '"')`, `[System.Management.Automation.CompletionResult]::new($_, $bare,`} {
+		if !strings.Contains(script, want) {
+			t.Errorf("powershell completion lacks %s", want)
+		}
+	}
+}
