@@ -173,7 +173,7 @@ func powershellCompletion() string {
 	psList := func(words []string) string {
 		q := make([]string, len(words))
 		for i, w := range words {
-			q[i] = "'" + strings.ReplaceAll(w, "'", "''") + "'"
+			q[i] = psLiteral(psArgument(w))
 		}
 		return "@(" + strings.Join(q, ", ") + ")"
 	}
@@ -205,9 +205,29 @@ Register-ArgumentCompleter -Native -CommandName shoebox, shoebox.exe -ScriptBloc
   } else {
     return
   }
-  $candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object {
-    [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_)
+  # A candidate is held as it is to be inserted, quoted where PowerShell
+  # would read it otherwise ('{year}'); it is matched and listed bare.
+  $typed = $wordToComplete.TrimStart("'", '"')
+  $candidates | ForEach-Object {
+    $bare = if ($_.StartsWith("'")) { $_.Substring(1, $_.Length - 2).Replace("''", "'") } else { $_ }
+    if ($bare.StartsWith($typed, [System.StringComparison]::OrdinalIgnoreCase)) {
+      [System.Management.Automation.CompletionResult]::new($_, $bare, 'ParameterValue', $bare)
+    }
   }
 }
 `
 }
+
+// psArgument is word as it must be typed on a PowerShell command line: as
+// it is when PowerShell reads it as that word, else in single quotes. A
+// leading { would open a script block, @ a splat or array, $ a variable,
+// # a comment; a space, ; | & , ( ) or a quote anywhere ends or changes it.
+func psArgument(word string) string {
+	if word != "" && !strings.ContainsAny(word[:1], "{}@$#<>") && !strings.ContainsAny(word, " \t;|&,(){}'\"`$") {
+		return word
+	}
+	return "'" + strings.ReplaceAll(word, "'", "''") + "'"
+}
+
+// psLiteral is s as a single-quoted PowerShell string literal.
+func psLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -99,7 +99,7 @@ func containsWord(ws []string, w string) bool {
 // PowerShell reads an argument that starts with { as a script block, so
 // a template candidate is inserted quoted ('{year}/{month}'), and a word
 // typed with its opening quote still finds it. The script's literal of
-// the candidate '{year}' is '''{year}''' (a quote doubled inside quotes).
+// the candidate '{year}' is ”'{year}”' (a quote doubled inside quotes).
 func TestPowerShellQuotesTemplateCandidates(t *testing.T) {
 	script := powershellCompletion()
 	for _, v := range flagValues()["--template"] {
