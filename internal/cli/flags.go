@@ -73,6 +73,16 @@ func suggestFlag(fs *pflag.FlagSet, typed string) string {
 	return fmt.Sprintf("; did you mean --%s?", best)
 }
 
+// suggestWord names the closest of a flag's values to a mistyped one:
+// "; did you mean move?" for --mode mvoe.
+func suggestWord(typed string, words []string) string {
+	best, dist := spell.Closest(strings.ToLower(strings.TrimSpace(typed)), words)
+	if best == "" || dist > max(2, len(best)/3) {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %s?", best)
+}
+
 // onOff is a flag that reads "on"/"off" (and true/false, yes/no).
 type onOff struct{ v *bool }
 

@@ -53,8 +53,8 @@ quarter hour), or else from --tz.
 Flags:
   -t, --template T     destination layout (default "{year}/{year}-{month}-{day}/{name}{ext}")
       --mode M         copy (default), move, hardlink, symlink, reflink
-      --workers N      files transferred at once (default: chosen from the storage,
-                       4 on SSDs, 1 per spinning disk, 4 on network shares)
+      --workers N      files transferred at once, 1 to 256 (default, or 0: chosen from
+                       the storage, 4 on SSDs, 1 per spinning disk, 4 on network shares)
   -n, --dry-run        print the plan, change nothing
       --dedup on|off   skip files whose content is already in DEST or earlier in the run (default on)
       --delete-duplicates (with --mode move) remove a duplicate source once its kept
@@ -185,7 +185,7 @@ var helps = map[string]string{
 	"explain":    explainHelp,
 	"log":        "Usage: shoebox log [--json] DEST\n\nLists the runs recorded in DEST/.shoebox/journal, newest last; the first\nword of each line is the run's id, which shoebox undo DEST RUN-ID takes.\n\nFlags:\n      --json   one JSON object per run on stdout (see docs/json.md)\n",
 	"undo":       undoHelp,
-	"index":      "Usage: shoebox index [--workers N] DEST\n\nHashes every file in a library (reusing hashes of unchanged files) so later\nruns detect duplicates against it without re-reading it, and rebuilds the\nlibrary index from the same walk: files added to the library by hand are\nthen known to later imports.\n\nFlags:\n      --workers N   files hashed at once (default 4)\n",
+	"index":      "Usage: shoebox index [--workers N] DEST\n\nHashes every file in a library (reusing hashes of unchanged files) so later\nruns detect duplicates against it without re-reading it, and rebuilds the\nlibrary index from the same walk: files added to the library by hand are\nthen known to later imports.\n\nFlags:\n      --workers N   files hashed at once, 1 to 256 (default 4)\n",
 	"completion": "Usage: shoebox completion bash|zsh|fish|powershell\n\nPrints a completion script that completes commands, each command's flags,\nmodes and template tokens. For bash: source <(shoebox completion bash);\nfor PowerShell: shoebox completion powershell | Out-String | Invoke-Expression\n",
 }
 

@@ -31,6 +31,9 @@ func cmdIndex(ctx context.Context, env Env, args []string) error {
 	if len(ops) != 1 {
 		return usagef("index needs one library folder: shoebox index DEST")
 	}
+	if *workers < 1 || *workers > 256 {
+		return usagef("index: --workers: want 1 to 256, not %d", *workers)
+	}
 	if err := requireFolder("index", ops[0]); err != nil {
 		return err
 	}

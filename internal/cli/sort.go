@@ -120,7 +120,7 @@ func (f sortFlags) config(operands []string) (pipeline.Config, error) {
 	}
 	mode, err := transfer.ParseMode(f.mode)
 	if err != nil {
-		return pipeline.Config{}, usagef("--mode: %s", err)
+		return pipeline.Config{}, usagef("--mode: %s%s", err, suggestWord(f.mode, flagValues()["--mode"]))
 	}
 	if f.workers < 0 || f.workers > 256 {
 		return pipeline.Config{}, usagef("--workers: want 1 to 256 (or 0 to choose from the storage), not %d", f.workers)
