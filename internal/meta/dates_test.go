@@ -163,3 +163,20 @@ func TestDateTagsOrder(t *testing.T) {
 		t.Errorf("default order %s", got)
 	}
 }
+
+// A date whose time was lost has no instant: --tz must not give it an
+// offset (its midnight would then pair with a video shot at that hour).
+func TestLostTimeTakesNoZone(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(datesDir, "time-hour57.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Skip("no zone data:", err)
+	}
+	d := NewReader(Options{PhotoTZ: paris}).Bytes("time-hour57.jpg", data, fixedMtime).Date
+	if _, ok := d.Instant(); ok || d.TimeLost == "" || d.Wall.Format(time.DateTime) != "2011-10-06 00:00:00" {
+		t.Errorf("lost time with --tz: %+v", d)
+	}
+}
