@@ -185,10 +185,12 @@ func offsetText(off int) string {
 
 // assumeZone gives a photo's date that has no offset of its own the offset
 // of Options.PhotoTZ, the zone the camera's clock was set to, at that wall
-// time. used is the date's candidate index, -1 when not explaining.
+// time. used is the date's candidate index, -1 when not explaining. A
+// date whose time was unreadable keeps no offset: its midnight is no
+// instant.
 func (p *parse) assumeZone(used int) {
 	d, loc := &p.info.Date, p.r.opt.PhotoTZ
-	if loc == nil || d.HasOffset || d.IsZero() || p.info.Kind != KindPhoto {
+	if loc == nil || d.HasOffset || d.IsZero() || d.TimeLost != "" || p.info.Kind != KindPhoto {
 		return
 	}
 	w := d.Wall
