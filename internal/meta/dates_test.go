@@ -1,6 +1,7 @@
 package meta
 
 import (
+	"bytes"
 	"github.com/shoebox-photos/shoebox/internal/fixture"
 	"os"
 	"path/filepath"
@@ -178,5 +179,27 @@ func TestLostTimeTakesNoZone(t *testing.T) {
 	d := NewReader(Options{PhotoTZ: paris}).Bytes("time-hour57.jpg", data, fixedMtime).Date
 	if _, ok := d.Instant(); ok || d.TimeLost == "" || d.Wall.Format(time.DateTime) != "2011-10-06 00:00:00" {
 		t.Errorf("lost time with --tz: %+v", d)
+	}
+}
+
+// One Reader's zlib decompressor serves file after file: a damaged
+// stream between two good ones changes nothing for the second.
+func TestInflaterReusedAcrossFiles(t *testing.T) {
+	good, err := os.ReadFile(filepath.Join(datesDir, "png-rawprofile-xmp-only.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(good, []byte("Raw profile type xmp\x00\x00")) + len("Raw profile type xmp\x00\x00")
+	bad := append([]byte(nil), good...)
+	for k := i + 2; k < i+40 && k < len(bad); k++ {
+		bad[k] ^= 0x5a // the deflate stream garbled after its header
+	}
+	r := NewReader(Options{})
+	for n, data := range [][]byte{good, bad, good[:i+1], good} {
+		d := r.Bytes("a.png", data, fixedMtime).Date
+		want := n == 0 || n == 3
+		if got := d.Tag == tagXMPDTO && d.Wall.Format(time.DateTime) == "2004-05-06 07:08:09"; got != want {
+			t.Errorf("file %d: dated %+v, want the XMP date: %v", n, d, want)
+		}
 	}
 }

@@ -149,6 +149,7 @@ type Reader struct {
 	// state is the one file being parsed, reused so that reading a file
 	// allocates no parse state (it grows with every date rank).
 	state parse
+	zlib  inflater // compressed PNG text, reused from file to file
 }
 
 // Read budget and caps: hostile files must not make us read or allocate

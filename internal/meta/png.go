@@ -66,7 +66,7 @@ func (p *parse) readPNGText(typ string, b []byte) {
 	if hasPrefix(b, rawProfileXMP) && len(b) > len(rawProfileXMP) && b[len(rawProfileXMP)] == 0 && p.datedAbove(rankXMPDateCreated) {
 		return // EXIF dated it: XMP cannot win, so its inflating is spared
 	}
-	kw, text, ok := pngTextOf(typ, b)
+	kw, text, ok := pngTextOf(typ, b, &p.r.zlib)
 	if !ok {
 		return
 	}
@@ -98,7 +98,7 @@ func (p *parse) readPNGText(typ string, b []byte) {
 
 // pngTextOf returns a text chunk's keyword and (inflated) text. Only the
 // keywords read above are inflated.
-func pngTextOf(typ string, b []byte) (kw, text []byte, ok bool) {
+func pngTextOf(typ string, b []byte, z *inflater) (kw, text []byte, ok bool) {
 	i := bytes.IndexByte(b, 0)
 	if i <= 0 {
 		return nil, nil, false
@@ -114,7 +114,7 @@ func pngTextOf(typ string, b []byte) (kw, text []byte, ok bool) {
 		if len(rest) < 1 || rest[0] != 0 {
 			return nil, nil, false
 		}
-		text, ok = inflate(rest[1:])
+		text, ok = z.inflate(rest[1:])
 		return kw, text, ok
 	}
 	// iTXt: compression flag and method, language tag, translated keyword, text
@@ -135,7 +135,7 @@ func pngTextOf(typ string, b []byte) (kw, text []byte, ok bool) {
 	if method != 0 {
 		return nil, nil, false
 	}
-	text, ok = inflate(rest)
+	text, ok = z.inflate(rest)
 	return kw, text, ok
 }
 
@@ -149,17 +149,38 @@ func wantedKeyword(kw []byte) bool {
 	return false
 }
 
+// inflater decompresses zlib streams for one Reader, reusing its
+// decompressor (some 40 KB of tables and window) and output buffer from
+// file to file: ImageMagick keeps XMP and EXIF in compressed text.
+// What it returns is valid until its next call.
+type inflater struct {
+	src bytes.Reader
+	zr  io.ReadCloser
+	out bytes.Buffer
+}
+
+// maxKeptInflated bounds the output buffer a Reader keeps between files.
+const maxKeptInflated = 256 << 10
+
 // inflate decompresses a zlib stream, keeping at most maxInflated bytes;
 // a damaged stream yields what came out before the damage.
-func inflate(b []byte) ([]byte, bool) {
-	zr, err := zlib.NewReader(bytes.NewReader(b))
-	if err != nil {
+func (z *inflater) inflate(b []byte) ([]byte, bool) {
+	z.src.Reset(b)
+	if z.zr == nil {
+		zr, err := zlib.NewReader(&z.src)
+		if err != nil {
+			return nil, false
+		}
+		z.zr = zr
+	} else if err := z.zr.(zlib.Resetter).Reset(&z.src, nil); err != nil {
 		return nil, false
 	}
-	defer zr.Close()
-	var out bytes.Buffer
-	_, _ = io.Copy(&out, io.LimitReader(zr, maxInflated))
-	return out.Bytes(), out.Len() > 0
+	if z.out.Cap() > maxKeptInflated {
+		z.out = bytes.Buffer{}
+	}
+	z.out.Reset()
+	_, _ = io.Copy(&z.out, io.LimitReader(z.zr, maxInflated))
+	return z.out.Bytes(), z.out.Len() > 0
 }
 
 // readPNGCreation reads a free-form date: RFC 1123 by the PNG spec for
