@@ -73,31 +73,10 @@ func (r *Run) judgeGroup(members []fileInfo, keys [][]byte, w opWriter) error {
 }
 
 // filterVerdicts says why the filter leaves out each photo or video of a
-// group that it does, judged on the date each is filed under: a group's
-// leader on the date it may borrow from its companions, a separate shot on
-// its own, both after --shift; a pair's other half (the JPEG of a RAW, a
-// Live Photo's video) on its own date.
+// group that it does, judged on the date each is filed under (groupDates).
 func (r *Run) filterVerdicts(members []fileInfo) map[uint64]string {
-	var cands []fileInfo
-	for _, m := range members {
-		if m.Known == 0 && m.File.Size > 0 && (isMedia(m.Info.Kind) || m.Info.Kind == meta.KindSidecar) {
-			cands = append(cands, m)
-		}
-	}
-	dated := make([]fileInfo, 0, len(cands))
-	if len(cands) == 1 {
-		fi := cands[0]
-		fi.Info.Date = shiftDate(fi.Info.Date, fi.File.Path, fi.Info.Model, r.cfg.Shift)
-		dated = append(dated, fi)
-	} else {
-		g := arrange(cands, r.videoTZ(), r.cfg.Shift)
-		if g.primary.File.Path != "" {
-			dated = append(dated, g.primary)
-		}
-		dated = append(append(dated, g.companions...), g.singles...)
-	}
 	out := map[uint64]string{}
-	for _, fi := range dated {
+	for _, fi := range r.groupDates(members) {
 		if !isMedia(fi.Info.Kind) {
 			continue
 		}
@@ -106,4 +85,42 @@ func (r *Run) filterVerdicts(members []fileInfo) map[uint64]string {
 		}
 	}
 	return out
+}
+
+// groupDates is each photo, video and sidecar of a group that is not
+// known from the history, with the date it is filed under whatever dedup
+// finds: a group's leader on the date it may borrow from its companions,
+// a separate shot on its own, both after --shift; a pair's other half (the
+// JPEG of a RAW, a Live Photo's video) and a sidecar on its own date.
+func (r *Run) groupDates(members []fileInfo) []fileInfo {
+	var cands []fileInfo
+	for _, m := range members {
+		if m.Known == 0 && m.File.Size > 0 && (isMedia(m.Info.Kind) || m.Info.Kind == meta.KindSidecar) {
+			cands = append(cands, m)
+		}
+	}
+	if len(cands) == 1 {
+		fi := cands[0]
+		fi.Info.Date = shiftDate(fi.Info.Date, fi.File.Path, fi.Info.Model, r.cfg.Shift)
+		return []fileInfo{fi}
+	}
+	g := arrange(cands, r.videoTZ(), r.cfg.Shift)
+	dated := make([]fileInfo, 0, len(cands))
+	if g.primary.File.Path != "" {
+		dated = append(dated, g.primary)
+	}
+	return append(append(append(dated, g.companions...), g.singles...), g.orphans...)
+}
+
+// datedAsFiled gives each of files the date its group files it under.
+func (r *Run) datedAsFiled(members, files []fileInfo) {
+	dates := map[uint64]meta.Date{}
+	for _, fi := range r.groupDates(members) {
+		dates[fi.Seq] = fi.Info.Date
+	}
+	for i := range files {
+		if d, ok := dates[files[i].Seq]; ok {
+			files[i].Info.Date = d
+		}
+	}
 }

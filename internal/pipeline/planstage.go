@@ -95,13 +95,14 @@ func (r *Run) planGroup(members []fileInfo, w opWriter) error {
 		// Most files stand alone: no group to arrange.
 		fi := members[0]
 		ok, _, err := r.admit(fi)
+		fi.Info.Date = shiftDate(fi.Info.Date, fi.File.Path, fi.Info.Model, r.cfg.Shift)
 		if err != nil || !ok {
+			r.rememberIdentical([]fileInfo{fi})
 			return err
 		}
-		fi.Info.Date = shiftDate(fi.Info.Date, fi.File.Path, fi.Info.Model, r.cfg.Shift)
 		return r.putPlannedWith(r.placement(fi), nil, w)
 	}
-	var kept []fileInfo
+	var kept, identical []fileInfo
 	var there *inLibrary
 	leftOut := false // a photo or video of the group is left out by a filter
 	for _, m := range members {
@@ -113,11 +114,18 @@ func (r *Run) planGroup(members []fileInfo, w opWriter) error {
 			kept = append(kept, m)
 		case out:
 			leftOut = true
-		case there == nil:
-			if there, err = r.alreadyInLibrary(m); err != nil {
-				return err
+		default:
+			identical = append(identical, m)
+			if there == nil {
+				if there, err = r.alreadyInLibrary(m); err != nil {
+					return err
+				}
 			}
 		}
+	}
+	if len(identical) > 0 {
+		r.datedAsFiled(members, identical)
+		r.rememberIdentical(identical)
 	}
 	if len(kept) == 0 {
 		return nil
@@ -251,12 +259,25 @@ func (r *Run) admit(fi fileInfo) (ok, leftOut bool, err error) {
 		// card reads as "already there", not as a pile of duplicates.
 		r.sum.Identical++
 		r.emit(r.opEvent(fi, OutIdentical, "", dup.Path, "already in the library as "+dup.Path))
-		r.rememberImport(infoSource(fi), dup.Path, false, true)
 	case found:
 		r.sum.Duplicates++
 		r.emit(r.opEvent(fi, OutDuplicate, "", dup.Path, duplicateReason(dup)))
 	}
 	return !found, false, err
+}
+
+// rememberIdentical records in the import history the files dedup found
+// in the library, each with the date its group files it under (a Takeout
+// photo's JSON date), which the next run's filters judge it on.
+func (r *Run) rememberIdentical(files []fileInfo) {
+	for _, fi := range files {
+		if fi.Known != 0 || !isMedia(fi.Info.Kind) || fi.File.Size <= 0 || fi.LeftOut != "" {
+			continue
+		}
+		if dup, ok, err := r.duplicateOf(fi.Seq); err == nil && ok && dup.InLibrary {
+			r.rememberImport(infoSource(fi), dup.Path, false, true)
+		}
+	}
 }
 
 // filterView is what the filter sees of a file: its date as placement
@@ -457,6 +478,7 @@ func (r *Run) resolveDir(dir string, batch []planned, w opWriter) error {
 		return err
 	}
 	existing = append(existing, r.aliasesTaken(full, batch, existing)...)
+	batch = mergePresent(batch)
 	items := make([]plan.Item, len(batch))
 	for i, p := range batch {
 		items[i] = plan.Item{Seq: uint64(i), Src: p.Src, Size: p.Size, Name: p.Name}
@@ -499,6 +521,27 @@ func (r *Run) resolveDir(dir string, batch []planned, w opWriter) error {
 		}
 	}
 	return nil
+}
+
+// mergePresent makes one item of the library copies that several groups
+// lead (two duplicates of one library photo, each with its sidecar), so
+// that their companions claim names together: a second sidecar of one name
+// is then already there or Blocked, as the next run finds it.
+func mergePresent(batch []planned) []planned {
+	first := map[string]int{}
+	out := batch[:0]
+	for _, p := range batch {
+		if p.Present {
+			key := layout.FoldKey(p.Name)
+			if i, ok := first[key]; ok {
+				out[i].Companions = append(out[i].Companions, p.Companions...)
+				continue
+			}
+			first[key] = len(out)
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // leavePresentCompanions reports the companions of a photo already in the

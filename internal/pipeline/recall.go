@@ -256,7 +256,10 @@ func (r *Run) admitKnown(fi fileInfo) (leftOut bool) {
 	default:
 		r.sum.Media++
 	}
-	if r.cfg.Filter.Active() {
+	// A sidecar follows its photo, whose own verdict was given: judged
+	// alone, on its own file's times, it would be left out where the
+	// first run sent it along.
+	if r.cfg.Filter.Active() && fi.Info.Kind != meta.KindSidecar {
 		if why := r.cfg.Filter.Reject(r.filterView(fi)); why != "" {
 			r.leaveOut(fi, why)
 			return true
