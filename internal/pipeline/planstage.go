@@ -552,13 +552,19 @@ func mergePresent(batch []planned) []planned {
 // itself changed since dedup compared it.
 func (r *Run) leavePresentCompanions(dir string, p planned, existing []plan.Existing) {
 	taken := make([]string, len(p.Companions)) // the different file holding each one's name
+	there := make([]string, len(p.Companions)) // or the same bytes under it
 	first := ""
 	for i, c := range p.Companions {
 		name := layout.FoldKey(plan.CompanionName(p.Name, c.Suffix))
 		for _, e := range existing {
-			if layout.FoldKey(e.Name) == name && (e.Dir || e.Size != c.Size || !r.sameContent(c.Src, filepath.Join(dir, e.Name))) {
+			if layout.FoldKey(e.Name) != name {
+				continue
+			}
+			if e.Dir || e.Size != c.Size || !r.sameContent(c.Src, filepath.Join(dir, e.Name)) {
 				taken[i] = filepath.Join(dir, e.Name)
 				first = cmp.Or(first, taken[i])
+			} else {
+				there[i] = filepath.Join(dir, e.Name)
 			}
 		}
 	}
@@ -569,6 +575,13 @@ func (r *Run) leavePresentCompanions(dir string, p planned, existing []plan.Exis
 	for i, c := range p.Companions {
 		if taken[i] != "" {
 			r.leaveTakenCompanion(c.Src, c.Size, taken[i])
+			continue
+		}
+		if there[i] != "" {
+			// Its bytes are beside the photo's copy already: that is all
+			// it would have done (a second run after one that joined it).
+			r.sum.Identical++
+			r.emit(Event{Type: "op", Outcome: OutIdentical, Src: c.Src, Dst: there[i], SameAs: there[i], Size: c.Size})
 			continue
 		}
 		why := fmt.Sprintf("left in place with its photo's other companion, whose name a different file has beside the photo's copy in the library, %s", quote.Path(first))
