@@ -535,3 +535,86 @@ func Exists(stateDir string) bool {
 	_, err := os.Stat(Dir(stateDir))
 	return err == nil
 }
+
+// EachPath calls fn once for every library path the history records, in
+// path order, with the newest entry recorded for it (a path can be named
+// by several sources: a duplicate found identical to a library file is
+// recorded for that file too). It streams: one cursor, one path's entries
+// held at a time, whatever the history's size (shoebox check).
+func (l *Log) EachPath(fn func(Entry) error) error {
+	c, err := l.st.Cursor(keyPath)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	var newest Entry
+	have := false
+	flush := func() error {
+		if !have {
+			return nil
+		}
+		have = false
+		return fn(newest)
+	}
+	for ok := c.SeekGE(keyPath); ok; ok = c.Next() {
+		k := c.Key()
+		tail := k[len(keyPath):]
+		if len(tail) < 17 || tail[len(tail)-17] != 0 {
+			continue // not a key of this shape: left alone
+		}
+		path, id := string(tail[:len(tail)-17]), tail[len(tail)-16:]
+		v, found, err := l.st.Get(identityKey(store.Uint64(id[:8]), store.Uint64(id[8:])))
+		if err != nil {
+			return err
+		}
+		e, derr := decode(v)
+		if !found || derr != nil || e.Path != path {
+			continue // replaced by a later import of that source elsewhere
+		}
+		if have && newest.Path != path {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		if !have || e.At >= newest.At {
+			newest, have = e, true
+		}
+	}
+	return flush()
+}
+
+// Knows reports whether the history records a file imported to the
+// library path (relative, slash separated).
+func (l *Log) Knows(path string) (bool, error) {
+	prefix := pathPrefix(path)
+	var ids [][]byte
+	err := l.st.Scan(prefix, func(k, _ []byte) error {
+		if tail := k[len(prefix):]; len(tail) == 16 {
+			ids = append(ids, identityKey(store.Uint64(tail[:8]), store.Uint64(tail[8:])))
+		}
+		return nil
+	})
+	for _, id := range ids {
+		if err != nil {
+			break
+		}
+		v, found, gerr := l.st.Get(id)
+		if e, derr := decode(v); gerr == nil && found && derr == nil && e.Path == path {
+			return true, nil
+		}
+		err = gerr
+	}
+	return false, err
+}
+
+// OpenForReading opens the history of stateDir read-only (shoebox check):
+// nothing is written, no lock is taken, and an error says why it cannot be
+// opened.
+func OpenForReading(stateDir string) (*Log, error) {
+	dir := Dir(stateDir)
+	st, err := store.Open(dir, store.Options{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("open import history %s: %w", quote.Path(dir), err)
+	}
+	return &Log{st: st, dir: dir}, nil
+}

@@ -478,3 +478,21 @@ func (r *Run) closeIndexCursor() error {
 	r.indexCur = nil
 	return err
 }
+
+// LibraryIndexDir is the library index's store inside a state folder.
+func LibraryIndexDir(state string) string { return filepath.Join(state, "index") }
+
+// IndexedSum is the content hash the library index (opened read-only by
+// shoebox check) records for the library file rel (slash separated), nil
+// when it records none. size is the size it was recorded with.
+func IndexedSum(st *store.Store, rel string) (size int64, sum []byte, err error) {
+	v, ok, err := st.Get(libPathKey(rel))
+	if err != nil || !ok {
+		return 0, nil, err
+	}
+	size, sum, err = decodeLibPath(v)
+	if err != nil || len(sum) != digest.Size {
+		return 0, nil, nil // unreadable: as if not recorded
+	}
+	return size, sum, nil
+}
