@@ -188,10 +188,10 @@ func newChecker(opt Options) (*checker, error) {
 		c.st.Backup = &Counts{}
 	}
 	if !importlog.Exists(c.state) {
-		return nil, fmt.Errorf("check %s: %w", quote.Path(lib), ErrNoHistory)
+		return nil, fmt.Errorf("check %s: %w", quote.Path(opt.Library), ErrNoHistory)
 	}
 	if c.log, err = importlog.OpenForReading(c.state); err != nil {
-		return nil, fmt.Errorf("check %s: %w", quote.Path(lib), err)
+		return nil, fmt.Errorf("check %s: %w", quote.Path(opt.Library), err)
 	}
 	if dir := pipeline.LibraryIndexDir(c.state); exists(dir) {
 		// Without it, files have no recorded hash: --read-data says so.

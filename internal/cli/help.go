@@ -11,6 +11,7 @@ Usage:
   shoebox undo [--dry-run] [DEST] [RUN-ID]
                                      reverse the last run into DEST (default: .), or the run named
   shoebox index DEST                 build or refresh the duplicate index of a library
+  shoebox check [--read-data] DEST   compare a library with what shoebox recorded of it
   shoebox completion SHELL          print a completion script (bash, zsh, fish, powershell)
   shoebox version                    print the version
   shoebox help [COMMAND]             show help for a command
@@ -186,6 +187,7 @@ var helps = map[string]string{
 	"log":        "Usage: shoebox log [--json] DEST\n\nLists the runs recorded in DEST/.shoebox/journal, newest last; the first\nword of each line is the run's id, which shoebox undo DEST RUN-ID takes.\n\nFlags:\n      --json   one JSON object per run on stdout (see docs/json.md)\n",
 	"undo":       undoHelp,
 	"index":      "Usage: shoebox index [--workers N] DEST\n\nHashes every file in a library (reusing hashes of unchanged files) so later\nruns detect duplicates against it without re-reading it, and rebuilds the\nlibrary index from the same walk: files added to the library by hand are\nthen known to later imports.\n\nFlags:\n      --workers N   files hashed at once, 1 to 256 (default 4)\n",
+	"check":      checkHelp,
 	"completion": "Usage: shoebox completion bash|zsh|fish|powershell\n\nPrints a completion script that completes commands, each command's flags,\nmodes and template tokens. For bash: source <(shoebox completion bash);\nfor PowerShell: shoebox completion powershell | Out-String | Invoke-Expression\n",
 }
 
@@ -205,7 +207,7 @@ func cmdHelp(env Env, args []string) error {
 	}
 	h, ok := helps[args[0]]
 	if !ok {
-		return usagef("no help for %q%s (commands: sort, explain, log, undo, index, completion)", args[0], suggestCommand(args[0]))
+		return usagef("no help for %q%s (commands: sort, explain, log, undo, index, check, completion)", args[0], suggestCommand(args[0]))
 	}
 	fmt.Fprint(env.Stdout, h)
 	return nil

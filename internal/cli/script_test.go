@@ -32,6 +32,7 @@ func TestScripts(t *testing.T) {
 			"mtime":     setMtime,
 			"firstword": firstWord,
 			"writefile": writeFileCmd,
+			"flipbyte":  flipByte,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "wine" { // a Wine limitation, not Windows behaviour: docs/platforms.md
@@ -146,6 +147,22 @@ func writeFileCmd(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: writefile FILE TEXT")
 	}
 	ts.Check(os.WriteFile(mkdirFor(ts, args[0]), []byte(args[1]+"\n"), 0o644))
+}
+
+// flipbyte FILE changes one byte in the middle of FILE in place and puts
+// its mtime back: a disk's silent corruption, which keeps size and mtime.
+func flipByte(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: flipbyte FILE")
+	}
+	name := ts.MkAbs(args[0])
+	info, err := os.Stat(name)
+	ts.Check(err)
+	b, err := os.ReadFile(name)
+	ts.Check(err)
+	b[len(b)/2] ^= 0x55
+	ts.Check(os.WriteFile(name, b, info.Mode()))
+	ts.Check(os.Chtimes(name, info.ModTime(), info.ModTime()))
 }
 
 // mkdirFor makes the folder of the script-relative file and returns its path.
