@@ -52,7 +52,11 @@ from the photo's GPS time stamp (the difference from the clock, to the
 quarter hour), or else from --tz.
 
 Flags:
-  -t, --template T     destination layout (default "{year}/{year}-{month}-{day}/{name}{ext}")
+  -t, --template T     destination layout (default "{year}/{year}-{month}-{day}/{name}{ext}");
+                       a library keeps the one its first sort used: a -t that differs
+                       is refused, as it would start a second layout beside the first
+      --one-off        with -t: use that template for this run only, beside the
+                       library's layout
       --mode M         copy (default), move, hardlink, symlink, reflink
       --workers N      files transferred at once, 1 to 256 (default, or 0: chosen from
                        the storage, 4 on SSDs, 1 per spinning disk, 4 on network shares)

@@ -128,3 +128,24 @@ func checkConfiguredBackup(f sortFlags) error {
 	}
 	return nil
 }
+
+// checkTemplateChange refuses a -t that differs from the template the
+// library records: its files would start a second layout beside the
+// first, which nobody notices until the library is half one, half the
+// other. --one-off is the explicit choice of that template for this run.
+func checkTemplateChange(fs *pflag.FlagSet, f sortFlags, operands []string) error {
+	typed := fs.Changed("template")
+	if f.oneOff && !typed {
+		return usagef("--one-off goes with -t/--template: it uses that template for this run only")
+	}
+	if !typed || f.oneOff || len(operands) < 2 {
+		return nil
+	}
+	dest := operands[len(operands)-1]
+	s, found, err := config.ReadFile(config.LibraryPath(dest))
+	if err != nil || !found || s.Template == nil || *s.Template == f.template {
+		return nil // an unreadable config was reported by applyConfig
+	}
+	return usagef("-t %q differs from the layout the library records (%q, in %s): this run's files would start a second layout beside the first. Leave -t out to keep the library's layout, or add --one-off to use this template for this run only",
+		f.template, *s.Template, shown(config.LibraryPath(dest)))
+}

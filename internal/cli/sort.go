@@ -35,6 +35,7 @@ type sortFlags struct {
 	noMtime, jsonOut, quiet, deleteDups, verbose bool
 	checksum, reimport, trustMtime               bool
 	eject                                        bool   // --eject: unmount the sources' volumes after a clean run
+	oneOff                                       bool   // --one-off: -t is meant for this run, though the library records another
 	modeFrom                                     string // "command line", the config file that set mode, or "" for the default
 	filters                                      filterFlags
 	shifts                                       []string
@@ -42,6 +43,7 @@ type sortFlags struct {
 
 func (f *sortFlags) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&f.template, "template", "t", DefaultTemplate, "")
+	fs.BoolVar(&f.oneOff, "one-off", false, "")
 	fs.StringVar(&f.mode, "mode", "copy", "")
 	fs.IntVar(&f.workers, "workers", 0, "") // 0: chosen from the storage under SRC and DEST
 	fs.BoolVarP(&f.dryRun, "dry-run", "n", false, "")
@@ -96,6 +98,9 @@ func cmdSort(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	if err := checkConfiguredBackup(f); err != nil {
+		return err
+	}
+	if err := checkTemplateChange(fs, f, operands); err != nil {
 		return err
 	}
 	cfg, err := f.config(operands)
