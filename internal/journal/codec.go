@@ -11,16 +11,17 @@ import (
 
 const (
 	magic         = "SHOEBOX-JOURNAL"
-	FormatVersion = 1
+	FormatVersion = 2       // 2 added the outcome record; version 1 is still read
 	frameHeader   = 12      // length, its complement, crc
 	maxRecord     = 1 << 20 // cap on a payload: bounds allocation on hostile input
 )
 
 // Record types: the first payload byte.
 const (
-	typeHeader = 'H'
-	typeEntry  = 'E'
-	typeClosed = 'C'
+	typeHeader  = 'H'
+	typeEntry   = 'E'
+	typeClosed  = 'C'
+	typeOutcome = 'O' // format 2
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -70,12 +71,12 @@ func appendEntry(b []byte, e Entry) []byte {
 // decoder reads the fields of one payload (see internal/record).
 type decoder = record.Decoder
 
-func decodeHeader(payload []byte) (Header, error) {
+func decodeHeader(payload []byte, version int) (Header, error) {
 	d := record.NewDecoder(payload)
 	if d.Byte() != typeHeader {
 		return Header{}, errors.New("first record is not a header")
 	}
-	h := Header{Version: FormatVersion}
+	h := Header{Version: version}
 	h.RunID = d.Str()
 	h.Started = time.Unix(0, d.Varint()).UTC()
 	h.Dest = d.Str()

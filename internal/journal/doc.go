@@ -1,15 +1,17 @@
 // Package journal is shoebox's append-only, crash-safe log of every file
 // operation of a run, read back for resume and undo.
 //
-// # File format, version 1
+// # File format, version 2
 //
 // A journal is one file, DIR/<RunID>.journal, created with O_EXCL:
 //
 //	magic    15 bytes  "SHOEBOX-JOURNAL"
-//	version   2 bytes  big-endian format version (1)
+//	version   2 bytes  big-endian format version (2; 1 is still read)
 //	frame              the header record (type 'H')
 //	frame ...          entry records (type 'E'), then at most one
-//	                   closed marker (type 'C') written by Writer.Close
+//	                   outcome record (type 'O', version 2, written by
+//	                   Writer.CloseWith), then at most one closed
+//	                   marker (type 'C') written by Writer.Close
 //
 // Every record travels in a frame:
 //
@@ -28,10 +30,19 @@
 //	'E' entry:   Seq uvarint, State byte, Action byte, Src, Dst, Tmp strings,
 //	             Size varint, ModTime varint, Dev uvarint, Ino uvarint,
 //	             Err string
+//	'O' outcome: End byte (1 complete, 2 interrupted, 3 stopped), count
+//	             uvarint, then that many uvarints: planned, transferred,
+//	             failed, not attempted, duplicates removed, backup copies
 //	'C' closed:  nothing more
 //
 // A payload with bytes left over after its fields is malformed: new fields
-// mean a new format version.
+// mean a new format version. The outcome's counts are the one exception:
+// a later shoebox may append counts, and a reader takes those it knows.
+//
+// Version 2 added the outcome: a run stopped by Ctrl-C closes its journal
+// as cleanly as a finished one, and only the outcome tells them apart (and
+// gives the file counts of the summary the run printed). A version-1
+// journal reads as one with no outcome.
 //
 // Seq numbers operations within one journal, one per file or folder
 // (journals written before that rule may give a photo and its sidecar one

@@ -123,7 +123,8 @@ func TestRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(sum.Header, h) || !sum.Header.Started.Equal(h.Started) {
 		t.Errorf("header = %+v, want %+v", sum.Header, h)
 	}
-	wantSum := Summary{Header: sum.Header, Path: path, Closed: true, Entries: 20, Done: 5, Failed: 5, Undone: 5}
+	wantSum := Summary{Header: sum.Header, Path: path, Closed: true, Entries: 20, Done: 5, Failed: 5, Undone: 5,
+		Files: Files{Transferred: 3, Failed: 4, Reverted: 4}} // per file: no RemoveSource, no Mkdir
 	if !reflect.DeepEqual(sum, wantSum) {
 		t.Errorf("summary = %+v, want %+v", sum, wantSum)
 	}

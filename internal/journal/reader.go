@@ -24,14 +24,18 @@ var (
 
 // Summary describes one journal as read.
 type Summary struct {
-	Header  Header
-	Path    string
-	Torn    bool // reading stopped at a damaged tail (a crash mid-append)
-	Closed  bool // the run ended with Writer.Close
-	Entries int
+	Header Header
+	Path   string
+	Torn   bool // reading stopped at a damaged tail (a crash mid-append)
+	Closed bool // the run ended with Writer.Close
+	// Outcome is how the run said it ended (Writer.CloseWith); End is
+	// zero when it did not (format 1, a kill, an undo or a recovery).
+	Outcome Outcome
+	Entries int // records of operations: a file takes two or more
 	Done    int
 	Failed  int
 	Undone  int
+	Files   Files // the same records counted per file
 	// Err is set by List for a journal it could not read (the counts then
 	// cover what was read before the problem).
 	Err error
@@ -81,11 +85,12 @@ func readHeader(r *frameReader) (Header, error) {
 	case n < len(lead):
 		return Header{}, fmt.Errorf("ends inside its version: %w", ErrNoHeader)
 	}
-	if v := int(binary.BigEndian.Uint16(lead[len(magic):])); v != FormatVersion {
+	v := int(binary.BigEndian.Uint16(lead[len(magic):]))
+	if v < 1 || v > FormatVersion {
 		if zero, err := r.restIsZero(); v == 0 && zero && err == nil {
 			return Header{}, fmt.Errorf("zero bytes after its magic: %w", ErrNoHeader)
 		}
-		return Header{}, fmt.Errorf("%w %d (this shoebox reads version %d; a newer shoebox wrote it?)", ErrVersion, v, FormatVersion)
+		return Header{}, fmt.Errorf("%w %d (this shoebox reads versions 1 to %d; a newer shoebox wrote it?)", ErrVersion, v, FormatVersion)
 	}
 	payload, status, err := r.next()
 	switch {
@@ -94,7 +99,7 @@ func readHeader(r *frameReader) (Header, error) {
 	case status != frameOK:
 		return Header{}, fmt.Errorf("header at byte %d is cut off: %w", r.start, ErrNoHeader)
 	}
-	h, err := decodeHeader(payload)
+	h, err := decodeHeader(payload, v)
 	if err != nil {
 		return Header{}, fmt.Errorf("header at byte %d: %w: %w", r.start, ErrCorrupt, err)
 	}
@@ -133,7 +138,20 @@ func handleRecord(payload []byte, sum *Summary, fn func(Entry) error) error {
 		}
 		sum.Closed = true
 		return nil
+	case typeOutcome:
+		if sum.Header.Version < 2 || sum.Outcome.End != 0 {
+			return fmt.Errorf("%w: unexpected outcome record", ErrCorrupt)
+		}
+		o, err := decodeOutcome(&d)
+		if err != nil {
+			return fmt.Errorf("%w: outcome: %w", ErrCorrupt, err)
+		}
+		sum.Outcome = o
+		return nil
 	case typeEntry:
+		if sum.Outcome.End != 0 {
+			return fmt.Errorf("%w: record after the outcome", ErrCorrupt)
+		}
 		e, err := decodeEntry(&d)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrCorrupt, err)
@@ -152,6 +170,7 @@ func handleRecord(payload []byte, sum *Summary, fn func(Entry) error) error {
 
 func count(sum *Summary, e Entry) {
 	sum.Entries++
+	sum.Files.countFile(sum.Header.Dest, e)
 	switch e.State {
 	case Done:
 		sum.Done++

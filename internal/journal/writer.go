@@ -178,6 +178,20 @@ func (w *Writer) Close() error {
 	return err
 }
 
+// CloseWith records how the run ended, then closes the journal as Close
+// does: the outcome and the closed marker reach the disk together.
+func (w *Writer) CloseWith(o Outcome) error {
+	if !o.End.valid() {
+		w.closeFile()
+		return fmt.Errorf("close journal %s: %v", quote.Path(w.path), o.End)
+	}
+	if err := w.write(appendFrame(nil, encodeOutcome(o))); err != nil {
+		w.closeFile()
+		return err
+	}
+	return w.Close()
+}
+
 // CloseUnfinished syncs and closes the file without the closed marker:
 // the journal stays that of a run not finished (a failed undo, to be
 // resumed by the next one). The handle is released all the same; on

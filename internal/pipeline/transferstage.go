@@ -86,7 +86,8 @@ func (r *Run) Transfer(ctx context.Context) error {
 		r.begin("transfer", "removing the sources that duplicate a file now in the library", 0, 0)
 		ferr = r.removeDuplicates(outer) // after the final Flush: every kept copy is durable
 	}
-	err := firstErr(r.stopped, outer.Err(), rerr, ferr, r.closeExecutor())
+	cause := firstErr(r.stopped, outer.Err(), rerr, ferr)
+	err := firstErr(cause, r.closeExecutor(cause))
 	// Count is what was attempted, Total what was planned: a stopped run
 	// says 1,020 of 2,040, not the 2,040 handed back to it.
 	r.emit(Event{Type: "stage", Stage: "transfer", Count: r.sum.Transferred + r.sum.Failed, Total: r.sum.Planned,
@@ -534,10 +535,13 @@ func (r *Run) openRoots() error {
 	return nil
 }
 
-func (r *Run) closeExecutor() error {
+// closeExecutor closes the journal with the run's outcome: how it ended
+// (stop is what stopped it, nil for a run that went to its end) and the
+// summary's counts, which shoebox log shows; then the roots.
+func (r *Run) closeExecutor(stop error) error {
 	var errs []error
 	if r.jw != nil {
-		errs = append(errs, r.jw.Close())
+		errs = append(errs, r.jw.CloseWith(r.outcome(stop)))
 		r.jw = nil
 	}
 	// The roots go last: a drive unmounted lazily is let go once nothing
@@ -549,6 +553,20 @@ func (r *Run) closeExecutor() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// outcome is the run's account of how it ended, for its journal.
+func (r *Run) outcome(stop error) journal.Outcome {
+	out := journal.Outcome{End: journal.EndComplete, Planned: r.sum.Planned, Transferred: r.sum.Transferred,
+		Failed: r.sum.Failed, NotAttempted: r.sum.NotAttempted, DuplicatesRemoved: r.sum.DuplicatesRemoved,
+		BackupCopies: r.sum.BackupCopies}
+	switch {
+	case errors.Is(stop, context.Canceled):
+		out.End = journal.EndInterrupted
+	case stop != nil:
+		out.End = journal.EndStopped
+	}
+	return out
 }
 
 // flush makes the files transferred so far durable, then records them in
