@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -64,13 +63,12 @@ func cmdLog(env Env, args []string) error {
 	if err := requireFolder("log", args[0]); err != nil {
 		return err
 	}
-	runs, err := journal.List(filepath.Join(pipeline.StateDir(args[0]), "journal"))
+	sums, err := journal.List(filepath.Join(pipeline.StateDir(args[0]), "journal"))
 	if err != nil {
 		return fmt.Errorf("log %s: %w", quote.Path(args[0]), err)
 	}
-	// Ids sort by the second only; two runs in one second (a resume right
-	// after a kill) are listed in the order they started, as undo orders them.
-	slices.SortStableFunc(runs, func(a, b journal.Summary) int { return a.Header.Started.Compare(b.Header.Started) })
+	// In the order they started, classified as undo sees them.
+	runs := undo.Runs(sums)
 	if *jsonOut {
 		return logJSON(env.Stdout, runs)
 	}
@@ -131,55 +129,106 @@ func fileAbove(path string) bool {
 	}
 }
 
-func logLine(r journal.Summary) string {
-	state := "complete"
-	switch {
-	case r.Err != nil:
+func logLine(r undo.Run) string {
+	if r.Err != nil {
 		return fmt.Sprintf("%s  unreadable: %v", filepath.Base(r.Path), r.Err)
-	case r.Torn || !r.Closed:
-		state = "interrupted"
 	}
-	return fmt.Sprintf("%s  %s  %-11s done %d, failed %d, undone %d  shoebox %s",
-		r.Header.RunID, r.Header.Started.Local().Format("2006-01-02 15:04"), state,
-		r.Done, r.Failed, r.Undone, strings.Join(r.Header.Args, " "))
+	line := fmt.Sprintf("%s  %s  %-16s %s  shoebox %s", r.Header.RunID, r.Header.Started.Local().Format("2006-01-02 15:04"),
+		r.State, logCounts(r), strings.Join(r.Header.Args, " "))
+	var links []string
+	if r.Resumes != "" {
+		links = append(links, "resumes "+r.Resumes)
+	}
+	if r.ResumedBy != "" {
+		links = append(links, "resumed by "+r.ResumedBy)
+	}
+	switch r.State {
+	case "undone":
+		links = append(links, "undone by "+r.UndoneBy)
+	case "partially undone":
+		links = append(links, "undo "+r.UndoneBy+" stopped before its end; shoebox undo finishes it")
+	}
+	if len(links) > 0 {
+		line += "  (" + strings.Join(links, "; ") + ")"
+	}
+	return line
+}
+
+// logCounts is a run's files as its summary counted them.
+func logCounts(r undo.Run) string {
+	f := r.Files
+	parts := []string{}
+	add := func(n int64, label string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, label))
+		}
+	}
+	switch r.Kind {
+	case "undo":
+		parts = append(parts, fmt.Sprintf("%d reverted", f.Reverted))
+		add(f.Failed, "not reverted")
+	case "recover":
+		parts = append(parts, fmt.Sprintf("%d recorded", f.Transferred))
+	default:
+		parts = append(parts, fmt.Sprintf("%d transferred", f.Transferred))
+		add(f.Failed, "failed")
+		add(f.NotAttempted, "not attempted")
+		add(f.DuplicatesRemoved, "duplicates removed")
+		add(f.BackupCopies, "backup copies")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // logRun is one line of log --json: one journal (docs/json.md).
 type logRun struct {
-	Type     string   `json:"type"` // "run"
-	RunID    string   `json:"run_id,omitempty"`
-	Kind     string   `json:"kind,omitempty"` // sort, undo (Args[1] names the run it reverses), recover
-	Started  string   `json:"started,omitempty"`
-	State    string   `json:"state"` // complete, interrupted, unreadable
-	Args     []string `json:"args,omitempty"`
-	Done     int      `json:"done"`
-	Failed   int      `json:"failed"`
-	Undone   int      `json:"undone"`
-	UndoneBy string   `json:"undone_by,omitempty"` // sort runs: the undo that reversed it
-	Journal  string   `json:"journal"`
-	Error    string   `json:"error,omitempty"`
+	Type      string   `json:"type"` // "run"
+	RunID     string   `json:"run_id,omitempty"`
+	Kind      string   `json:"kind,omitempty"` // sort, undo (Args[1] names the run it reverses), recover
+	Started   string   `json:"started,omitempty"`
+	State     string   `json:"state"`           // see undo.Run
+	Ended     string   `json:"ended,omitempty"` // sort: complete, interrupted, stopped, killed
+	Args      []string `json:"args,omitempty"`
+	Files     logFiles `json:"files"`
+	Done      int      `json:"done"`
+	Failed    int      `json:"failed"`
+	Undone    int      `json:"undone"`
+	ResumedBy string   `json:"resumed_by,omitempty"`
+	Resumes   string   `json:"resumes,omitempty"`
+	UndoneBy  string   `json:"undone_by,omitempty"` // sort runs: the undo that reversed it (partially undone: that is reversing it)
+	Journal   string   `json:"journal"`
+	Error     string   `json:"error,omitempty"`
 }
 
-func logJSON(w io.Writer, runs []journal.Summary) error {
+// logFiles is a run's file counts: its summary's, or for a run killed
+// before it could record them, counted from its journal ("from":"journal").
+type logFiles struct {
+	Planned           int64  `json:"planned,omitempty"`
+	Transferred       int64  `json:"transferred"`
+	Failed            int64  `json:"failed"`
+	NotAttempted      int64  `json:"not_attempted"`
+	DuplicatesRemoved int64  `json:"duplicates_removed"`
+	BackupCopies      int64  `json:"backup_copies"`
+	Reverted          int64  `json:"reverted"`
+	From              string `json:"from"` // summary, journal
+}
+
+func logJSON(w io.Writer, runs []undo.Run) error {
 	enc := json.NewEncoder(w)
-	by := undo.UndoneBy(runs)
 	for _, r := range runs {
-		l := logRun{Type: "run", RunID: r.Header.RunID, State: "complete", Args: r.Header.Args,
-			Done: r.Done, Failed: r.Failed, Undone: r.Undone, Journal: r.Path}
-		switch {
-		case r.Err != nil:
-			l.State, l.Error = "unreadable", r.Err.Error()
-		case r.Torn || !r.Closed:
-			l.State = "interrupted"
+		f := r.Files
+		l := logRun{Type: "run", RunID: r.Header.RunID, Kind: r.Kind, State: r.State, Ended: r.Ended, Args: r.Header.Args,
+			Files: logFiles{Planned: f.Planned, Transferred: f.Transferred, Failed: f.Failed, NotAttempted: f.NotAttempted,
+				DuplicatesRemoved: f.DuplicatesRemoved, BackupCopies: f.BackupCopies, Reverted: f.Reverted, From: "summary"},
+			Done: r.Done, Failed: r.Summary.Failed, Undone: r.Undone,
+			ResumedBy: r.ResumedBy, Resumes: r.Resumes, UndoneBy: r.UndoneBy, Journal: r.Path}
+		if f.FromJournal {
+			l.Files.From = "journal"
+		}
+		if r.Err != nil {
+			l.Error = r.Err.Error()
 		}
 		if !r.Header.Started.IsZero() {
 			l.Started = r.Header.Started.UTC().Format(time.RFC3339)
-		}
-		if len(r.Header.Args) > 0 {
-			l.Kind = r.Header.Args[0]
-		}
-		if l.Kind == "sort" {
-			l.UndoneBy = by[r.Header.RunID]
 		}
 		if err := enc.Encode(l); err != nil {
 			return err

@@ -121,7 +121,7 @@ func TestLogAndUndoOfAnInterruptedRun(t *testing.T) {
 		t.Errorf("log does not show the interrupted run with its %d files:\n%s", firstDone, human.stdout)
 	}
 
-	second := shoebox("sort", "--json", cardDir, lib)
+	second := shoebox("sort", "--json", "--workers", "1", cardDir, lib) // the same command
 	if second.code != 0 {
 		t.Fatalf("the resume: %s", second)
 	}
@@ -189,5 +189,32 @@ func TestLogCountsFiles(t *testing.T) {
 	if lines := strings.Split(strings.TrimSpace(r.stdout), "\n"); len(lines) != 2 || !strings.Contains(lines[0], "undone") ||
 		!strings.Contains(lines[1], "5 reverted") {
 		t.Errorf("log after undo: the run is not shown undone, or the undo's files not counted:\n%s", r.stdout)
+	}
+}
+
+// A run stopped by Ctrl-C and resumed by another command line (here with
+// -v) is not one job with it: undo reverses the resume and says that the
+// stopped run before it is not undone and how to undo it.
+func TestUndoSaysHowToUndoAStoppedRunResumedOtherwise(t *testing.T) {
+	root := t.TempDir()
+	cardDir, lib := filepath.Join(root, "card"), filepath.Join(root, "lib")
+	writeShots(t, cardDir, "IMG", 600)
+	first := sortCancelledAtOp("--workers", "1", cardDir, lib)
+	if first.code != ExitInterrupted {
+		t.Fatalf("the first sort was to be stopped by Ctrl-C: %s", first)
+	}
+	if r := shoebox("sort", "-v", cardDir, lib); r.code != 0 {
+		t.Fatalf("the resume: %s", r)
+	}
+	_, ids := logRuns(t, lib)
+	r := shoebox("undo", lib)
+	if r.code != 0 || !strings.Contains(r.stdout, "the run before, "+ids[0]) || !strings.Contains(r.stdout, "run shoebox undo again") {
+		t.Errorf("undo of the resume does not say how to undo the stopped run before it: %s", r)
+	}
+	if r := shoebox("undo", lib); r.code != 0 || !strings.Contains(r.stdout, "undid run "+ids[0]) {
+		t.Errorf("the second undo: %s", r)
+	}
+	if left := libraryPhotos(t, lib); left != 0 {
+		t.Errorf("%d photos left after both undos", left)
 	}
 }

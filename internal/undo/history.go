@@ -49,14 +49,15 @@ func loadHistory(dir string) (*history, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Run ids sort by the second only: two runs in one second (a resume right
-	// after a kill) are ordered by their nanosecond start times instead.
-	slices.SortStableFunc(sums, func(a, b journal.Summary) int { return a.Header.Started.Compare(b.Header.Started) })
+	return newHistory(sums), nil
+}
+
+func newHistory(sums []journal.Summary) *history {
 	h := &history{recoveries: map[string][]journal.Summary{}, undone: map[string]bool{}, recovered: map[string]bool{}}
-	for _, s := range sums {
+	for _, s := range sortedByStart(sums) {
 		h.add(s)
 	}
-	return h, nil
+	return h
 }
 
 func (h *history) add(s journal.Summary) {
@@ -83,25 +84,12 @@ func (h *history) add(s journal.Summary) {
 	}
 }
 
-// UndoneBy maps each sort run that is undone to the undo that did it, as
-// undo itself decides (a closed undo journal naming the run), for log.
-func UndoneBy(sums []journal.Summary) map[string]string {
-	h := &history{recoveries: map[string][]journal.Summary{}, undone: map[string]bool{}, recovered: map[string]bool{}}
-	by := map[string]string{}
-	for _, s := range sums {
-		h.add(s)
-		if s.Err == nil && s.Closed && len(s.Header.Args) > 1 && s.Header.Args[0] == argUndo {
-			for _, id := range s.Header.Args[1:] {
-				by[id] = s.Header.RunID
-			}
-		}
-	}
-	for id := range by {
-		if !h.undone[id] {
-			delete(by, id)
-		}
-	}
-	return by
+// finished reports whether a sort run went to its end: it closed its
+// journal, and did not record that Ctrl-C or an error stopped it first
+// (a version-1 journal cannot say so, and counts as finished when closed).
+// A run not finished is resumed by the next run of the same command.
+func finished(s journal.Summary) bool {
+	return s.Closed && !s.Outcome.Resumable()
 }
 
 // trustworthy refuses to act on a history with a damaged journal: it could
@@ -138,10 +126,11 @@ func (h *history) doneCount(run journal.Summary) int {
 }
 
 // job picks what the next undo reverses, newest first: the newest run that
-// is not undone and did something, together with the interrupted runs of
-// the same command just before it. Those are one job: a killed run's work
-// is finished by running the same command again, so undoing only the
-// finishing run would leave the killed one's files behind.
+// is not undone and did something, together with the runs of the same
+// command just before it that did not finish (killed, stopped by Ctrl-C
+// or by an error). Those are one job: such a run's work is finished by
+// running the same command again, so undoing only the finishing run would
+// leave the stopped one's files behind.
 func (h *history) job(extra map[string][]journal.Entry) []journal.Summary {
 	var job []journal.Summary
 	for i := len(h.runs) - 1; i >= 0; i-- {
@@ -159,12 +148,24 @@ func (h *history) job(extra map[string][]journal.Entry) []journal.Summary {
 			}
 			continue
 		}
-		if s.Closed || !slices.Equal(s.Header.Args, job[0].Header.Args) {
+		if finished(s) || !slices.Equal(s.Header.Args, job[0].Header.Args) {
 			break
 		}
 		job = append(job, s)
 	}
 	return job
+}
+
+// unfinishedBefore is the sort run just before oldest when it did not
+// finish and is not undone: a run that a job ending at oldest leaves
+// behind (its resume was another command, or it was never resumed).
+func (h *history) unfinishedBefore(oldest journal.Summary) (journal.Summary, bool) {
+	i := slices.IndexFunc(h.runs, func(s journal.Summary) bool { return s.Header.RunID == oldest.Header.RunID })
+	if i <= 0 {
+		return journal.Summary{}, false
+	}
+	prev := h.runs[i-1]
+	return prev, !finished(prev) && !h.undone[prev.Header.RunID] && h.doneCount(prev) > 0
 }
 
 // journalsOf lists the journals holding what run did: its own and those

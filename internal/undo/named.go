@@ -49,16 +49,44 @@ func (h *history) named(id string, extra map[string][]journal.Entry) ([]journal.
 		}
 		return job, nil
 	}
-	for _, u := range append(slices.Clone(h.undos), h.recoveries[id]...) {
-		if u.Header.RunID == id {
-			return nil, fmt.Errorf("%s is the journal of a %s, not of a sort run: %w", id, u.Header.Args[0], ErrUnknownRun)
-		}
-	}
 	return nil, fmt.Errorf("run %s: %w", id, ErrUnknownRun)
 }
 
+// resolve finds the sort run whose id is id or begins with it (a unique
+// prefix is enough, as with git's commits and docker's containers).
+func (h *history) resolve(id string) (string, error) {
+	var match []string
+	for _, s := range h.runs {
+		switch {
+		case s.Header.RunID == id:
+			return id, nil
+		case strings.HasPrefix(s.Header.RunID, id):
+			match = append(match, s.Header.RunID)
+		}
+	}
+	switch {
+	case len(match) == 1:
+		return match[0], nil
+	case len(match) > 1:
+		return "", fmt.Errorf("%w: %s begins %d runs' ids (%s); give more of it", ErrAmbiguousRun, id, len(match), strings.Join(match, ", "))
+	}
+	for _, u := range h.undos {
+		if strings.HasPrefix(u.Header.RunID, id) {
+			return "", fmt.Errorf("%s is the journal of an undo (of run %s), not of a sort run: %w", u.Header.RunID, strings.Join(u.Header.Args[1:], ", "), ErrUnknownRun)
+		}
+	}
+	for run, recs := range h.recoveries {
+		for _, r := range recs {
+			if strings.HasPrefix(r.Header.RunID, id) {
+				return "", fmt.Errorf("%s is the journal of a recovery (of run %s), not of a sort run: %w", r.Header.RunID, run, ErrUnknownRun)
+			}
+		}
+	}
+	return "", ErrUnknownRun
+}
+
 // jobs partitions the sort runs into what one undo reverses together,
-// newest job first, each newest run first: a run with the interrupted runs
+// newest job first, each newest run first: a run with the unfinished runs
 // of the same command just before it (as job groups them), runs in one
 // job sharing whether they are undone.
 func (h *history) jobs() [][]journal.Summary {
@@ -68,7 +96,7 @@ func (h *history) jobs() [][]journal.Summary {
 		job := []journal.Summary{head}
 		for i--; i >= 0; i-- {
 			s := h.runs[i]
-			if s.Closed || !slices.Equal(s.Header.Args, head.Header.Args) || h.undone[s.Header.RunID] != h.undone[head.Header.RunID] {
+			if finished(s) || !slices.Equal(s.Header.Args, head.Header.Args) || h.undone[s.Header.RunID] != h.undone[head.Header.RunID] {
 				break
 			}
 			job = append(job, s)

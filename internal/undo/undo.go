@@ -24,7 +24,7 @@ type Options struct {
 
 // Event is one thing an undo did or would do, or refused.
 type Event struct {
-	Outcome string `json:"outcome"`          // run, reverted, already, kept, failed, folder-removed, folder-kept
+	Outcome string `json:"outcome"`          // run, reverted, already, kept, failed, unreachable, folder-removed, folder-kept
 	Action  string `json:"action,omitempty"` // remove, move-back, restore (a removed duplicate), remove-folder
 	Run     string `json:"run"`              // the id of the run being undone
 	Path    string `json:"path,omitempty"`   // the path in the library (for restore: the kept copy it is restored from)
@@ -42,8 +42,15 @@ type Stats struct {
 	Failed      int      // files an error stopped; run undo again
 	DirsRemoved int      // empty folders shoebox had created, removed
 	DirsKept    int      // folders shoebox created that are not empty
-	Recovery    RecoveryStats
-	DryRun      bool
+	Unreachable int      // backup copies whose folder is not there (a drive unplugged?); run undo again
+	// Unfinished is the run just before those reversed when it stopped
+	// before its end (Ctrl-C, an error, a kill), is not undone, and was
+	// resumed by another command than theirs, so it is not part of their
+	// job: the next undo reverses it. Empty otherwise.
+	Unfinished     string
+	UnfinishedArgs []string
+	Recovery       RecoveryStats
+	DryRun         bool
 }
 
 var (
@@ -51,8 +58,11 @@ var (
 	ErrNoJournal = errors.New("no runs are recorded here: nothing to undo")
 	// ErrNothingToUndo: every recorded run is undone already.
 	ErrNothingToUndo = errors.New("nothing to undo: every run that changed files here is undone already")
-	// ErrUnknownRun: Named was given an id no sort run here has.
-	ErrUnknownRun = errors.New("no sort run with this id is recorded here (shoebox log DEST lists them)")
+	// ErrUnknownRun: Named was given an id no sort run here has, nor
+	// begins with.
+	ErrUnknownRun = errors.New("no such run")
+	// ErrAmbiguousRun: Named was given the beginning of several runs' ids.
+	ErrAmbiguousRun = errors.New("ambiguous run id")
 	// ErrAlreadyUndone: Named was given a run that is undone already.
 	ErrAlreadyUndone = errors.New("this run is undone already")
 	// ErrLaterRunDepends: Named was given an older run that a later run,
@@ -86,6 +96,7 @@ func undoRun(ctx context.Context, dest, runID string, opt Options) (Stats, error
 	if opt.FS == nil {
 		opt.FS = fsx.OS
 	}
+	typed := dest
 	dest, err := filepath.Abs(dest)
 	if err != nil {
 		return st, fmt.Errorf("undo %s: %w", quote.Path(dest), err)
@@ -99,10 +110,20 @@ func undoRun(ctx context.Context, dest, runID string, opt Options) (Stats, error
 		return st, fmt.Errorf("undo in %s: %w", quote.Path(dest), err)
 	}
 	defer unlock()
-	return undoLocked(ctx, dest, runID, opt, st)
+	return undoLocked(ctx, dest, typed, runID, opt, st)
 }
 
-func undoLocked(ctx context.Context, dest, runID string, opt Options, st Stats) (Stats, error) {
+// unknownRunError names the run id that no run here has, and where the
+// ids are listed, with the library as the user typed it.
+type unknownRunError struct{ id, dest string }
+
+func (e unknownRunError) Error() string {
+	return fmt.Sprintf("no run %s in %s; shoebox log %s lists them", e.id, quote.Path(e.dest), quote.Path(e.dest))
+}
+
+func (e unknownRunError) Unwrap() error { return ErrUnknownRun }
+
+func undoLocked(ctx context.Context, dest, typed, runID string, opt Options, st Stats) (Stats, error) {
 	rec, found, err := recoverAll(ctx, dest, opt.FS, opt.DryRun)
 	st.Recovery = rec
 	if err != nil {
@@ -117,12 +138,22 @@ func undoLocked(ctx context.Context, dest, runID string, opt Options, st Stats) 
 	}
 	job := h.job(found)
 	if runID != "" {
-		if job, err = h.named(runID, found); err != nil {
+		id, err := h.resolve(runID)
+		switch {
+		case err == ErrUnknownRun:
+			return st, unknownRunError{id: runID, dest: typed}
+		case err != nil:
+			return st, fmt.Errorf("undo in %s: %w", quote.Path(dest), err)
+		}
+		if job, err = h.named(id, found); err != nil {
 			return st, fmt.Errorf("undo in %s: %w", quote.Path(dest), err)
 		}
 	}
 	if len(job) == 0 {
 		return st, fmt.Errorf("undo in %s: %w", quote.Path(dest), ErrNothingToUndo)
+	}
+	if prev, ok := h.unfinishedBefore(job[len(job)-1]); ok {
+		st.Unfinished, st.UnfinishedArgs = prev.Header.RunID, prev.Header.Args
 	}
 	for _, run := range job {
 		u := &undoer{ctx: ctx, dest: dest, opt: opt, st: &st, run: run}
@@ -144,12 +175,18 @@ type undoer struct {
 	w      *journal.Writer
 	exec   *transfer.Executor
 	failed int
+
+	removedBefore []uint64 // see history.revertedBefore
+	unreachable   int      // of failed: backup copies out of reach
 }
 
 func (u *undoer) undo(h *history, extra []journal.Entry) error {
 	id := u.run.Header.RunID
 	dir, err := spillDir(u.dest, u.opt.DryRun)
 	if err != nil {
+		return fmt.Errorf("undo run %s: %w", id, err)
+	}
+	if u.removedBefore, err = h.revertedBefore(id); err != nil {
 		return fmt.Errorf("undo run %s: %w", id, err)
 	}
 	sp, err := spillReversible(h, u.run, extra, dir)
@@ -166,7 +203,11 @@ func (u *undoer) undo(h *history, extra []journal.Entry) error {
 	rev := u.exec.Reverser()
 	done := 0
 	err = sp.each(func(e journal.Entry) error {
-		if err := u.account(rev.Reverse(u.ctx, e)); err != nil {
+		res, out := u.outOfReach(e)
+		if !out {
+			res = rev.Reverse(u.ctx, e)
+		}
+		if err := u.account(res); err != nil {
 			return err
 		}
 		if done++; done%flushEvery == 0 {
@@ -195,6 +236,17 @@ func (u *undoer) open() error {
 // marks the run undone, unless some file failed: then the journal stays
 // open so that the next undo retries the same run.
 func (u *undoer) finish() error {
+	if u.unreachable > 0 {
+		what := fmt.Sprintf("%d backup copies could not be reached (listed above)", u.st.Unreachable)
+		if u.st.Unreachable == 0 {
+			what = "folders it made in the backup folder could not be reached"
+		}
+		err := fmt.Errorf("undo of run %s is incomplete: %s; connect the backup drive (or put the backup folder back) and run shoebox undo again to finish it", u.run.Header.RunID, what)
+		if n := u.failed - u.unreachable; n > 0 {
+			err = fmt.Errorf("%w; %d other files could not be reverted", err, n)
+		}
+		return errors.Join(err, u.abandon())
+	}
 	if u.failed > 0 {
 		err := fmt.Errorf("undo of run %s is incomplete: %d files could not be reverted (see above); run shoebox undo again", u.run.Header.RunID, u.failed)
 		return errors.Join(err, u.abandon())
@@ -236,6 +288,16 @@ func (u *undoer) account(res transfer.Reversal) error {
 	case errors.Is(res.Err, transfer.ErrLeftInPlace):
 		u.st.Kept++
 		u.report(Event{Outcome: "kept", Path: e.Dst, Reason: res.Err.Error()}, "kept %v", res.Err)
+	case errors.Is(res.Err, ErrUnreachable) && dir:
+		// Not listed: its copies are, and the undo stays unfinished.
+		u.unreachable++
+		u.failed++
+		u.report(Event{Outcome: "unreachable", Path: e.Dst, Reason: res.Err.Error()}, "")
+	case errors.Is(res.Err, ErrUnreachable):
+		u.st.Unreachable++
+		u.unreachable++
+		u.failed++
+		u.report(Event{Outcome: "unreachable", Path: e.Dst, Reason: res.Err.Error()}, "%v", res.Err)
 	case res.Err != nil:
 		u.st.Failed++
 		u.failed++
