@@ -8,6 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/store"
 )
 
 // A run's life in the journal, as log shows it and undo acts on it:
@@ -216,5 +220,37 @@ func TestUndoSaysHowToUndoAStoppedRunResumedOtherwise(t *testing.T) {
 	}
 	if left := libraryPhotos(t, lib); left != 0 {
 		t.Errorf("%d photos left after both undos", left)
+	}
+}
+
+// A run going on now (its journal open, the library's lock held) is
+// running in log; the same journal with the lock free is a killed run,
+// interrupted.
+func TestLogShowsARunGoingOn(t *testing.T) {
+	lib := t.TempDir()
+	state := filepath.Join(lib, ".shoebox")
+	w, err := journal.Create(filepath.Join(state, "journal"), journal.Header{
+		RunID: journal.NewRunID(time.Now()), Started: time.Now(), Dest: lib, Args: []string{"sort", "card", lib},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.CloseUnfinished(); err != nil { // as a run still going, or killed
+		t.Fatal(err)
+	}
+	unlock, err := store.Lock(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, ids := logRuns(t, lib)
+	if len(ids) != 1 || runs[ids[0]]["state"] != "running" {
+		t.Errorf("log while the lock is held: %v, want running", runs)
+	}
+	if err := unlock(); err != nil {
+		t.Fatal(err)
+	}
+	runs, ids = logRuns(t, lib)
+	if runs[ids[0]]["state"] != "interrupted" || runs[ids[0]]["ended"] != "killed" {
+		t.Errorf("log with the lock free: %v, want interrupted (killed)", runs)
 	}
 }

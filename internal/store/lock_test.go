@@ -153,3 +153,33 @@ func TestLockRefusesWhatIsNotOurs(t *testing.T) {
 		t.Errorf("the folder behind the linked state folder was touched: %v", err)
 	}
 }
+
+// Held sees a lock another open file holds, and creates nothing where
+// there is no lock.
+func TestHeld(t *testing.T) {
+	dir := t.TempDir()
+	if Held(dir) {
+		t.Fatal("Held with no lock file")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "lock")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("Held made a lock file: %v", err)
+	}
+	unlock, err := Lock(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !Held(dir) {
+		t.Error("Held does not see the lock")
+	}
+	if err := unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if Held(dir) {
+		t.Error("Held after unlock")
+	}
+	again, err := Lock(dir)
+	if err != nil {
+		t.Fatalf("Lock after Held: %v", err)
+	}
+	again()
+}
