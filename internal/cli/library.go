@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/pipeline"
 	"github.com/shoebox-photos/shoebox/internal/quote"
+	"github.com/shoebox-photos/shoebox/internal/store"
 	"github.com/shoebox-photos/shoebox/internal/undo"
 )
 
@@ -67,8 +69,13 @@ func cmdLog(env Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("log %s: %w", quote.Path(args[0]), err)
 	}
-	// In the order they started, classified as undo sees them.
-	runs := undo.Runs(sums)
+	// In the order they started, classified as undo sees them. The lock
+	// is probed only when a journal is open: a run may be going on.
+	running := false
+	if slices.ContainsFunc(sums, func(s journal.Summary) bool { return s.Err == nil && !s.Closed }) {
+		running = store.Held(pipeline.StateDir(args[0]))
+	}
+	runs := undo.Runs(sums, running)
 	if *jsonOut {
 		return logJSON(env.Stdout, runs)
 	}

@@ -26,3 +26,9 @@ func tryLock(f *os.File) error {
 
 // unlockFile: closing the file releases the flock.
 func unlockFile(*os.File) error { return nil }
+
+// openLockIfThere opens an existing lock file for reading only, refusing
+// a symbolic link at its name: a probe creates nothing.
+func openLockIfThere(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+}

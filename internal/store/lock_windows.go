@@ -42,3 +42,9 @@ func tryLock(f *os.File) error {
 func unlockFile(f *os.File) error {
 	return windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, lockRange())
 }
+
+// openLockIfThere opens an existing lock file for reading only, refusing
+// a symbolic link or junction at its name: a probe creates nothing.
+func openLockIfThere(path string) (*os.File, error) {
+	return fsx.OpenNotLink(path, os.O_RDONLY, 0)
+}

@@ -11,10 +11,11 @@ import (
 type Run struct {
 	journal.Summary
 	Kind string // sort, undo, recover; "" for a journal that cannot be read
-	// State is one of: complete, interrupted (Ctrl-C, or killed: its
-	// journal was never closed), stopped (an error stopped it), undone,
-	// partially undone (an undo of it stopped before its end), unreadable;
-	// for undos and recoveries: complete, incomplete (stopped before its end).
+	// State is one of: running, complete, interrupted (Ctrl-C, or
+	// killed: its journal was never closed), stopped (an error stopped it),
+	// undone, partially undone (an undo of it stopped before its end),
+	// unreadable; for undos and recoveries: running, complete, incomplete
+	// (stopped before its end).
 	State     string
 	Ended     string // sort: how the run itself ended: complete, interrupted, stopped, killed
 	ResumedBy string // sort: the later run of the same command that finished its work
@@ -38,8 +39,9 @@ type Files struct {
 }
 
 // Runs classifies journals (as journal.List returns them) in the order
-// they started.
-func Runs(sums []journal.Summary) []Run {
+// they started. running says that a run or an undo holds the library's
+// lock now: the newest journal not closed is then its, "running".
+func Runs(sums []journal.Summary, running bool) []Run {
 	h := newHistory(sums)
 	resumedBy, resumes := map[string]string{}, map[string]string{}
 	for _, job := range h.jobs() {
@@ -87,6 +89,12 @@ func Runs(sums []journal.Summary) []Run {
 			}
 		}
 		out = append(out, r)
+	}
+	for i := len(out) - 1; running && i >= 0; i-- {
+		if out[i].Err == nil && !out[i].Closed {
+			out[i].State = "running"
+			break
+		}
 	}
 	return out
 }
