@@ -188,7 +188,7 @@ Flags:
 var helps = map[string]string{
 	"sort":       sortHelp,
 	"explain":    explainHelp,
-	"log":        "Usage: shoebox log [--json] DEST\n\nLists the runs recorded in DEST/.shoebox/journal, newest last; the first\nword of each line is the run's id, which shoebox undo DEST RUN-ID takes.\nEach sort run shows its state (complete; interrupted: Ctrl-C or killed;\nstopped: by an error; undone; partially undone: an undo of it stopped\nbefore its end), its files as its summary counted them, and the run that\nresumed it or the undo that reversed it.\n\nFlags:\n      --json   one JSON object per run on stdout (see docs/json.md)\n",
+	"log":        "Usage: shoebox log [--json] DEST\n\nLists the runs recorded in DEST/.shoebox/journal, newest last; the first\nword of each line is the run's id, which shoebox undo DEST RUN-ID takes.\nEach sort run shows its state (running; complete; interrupted: Ctrl-C or killed;\nstopped: by an error; undone; partially undone: an undo of it stopped\nbefore its end), its files as its summary counted them, and the run that\nresumed it or the undo that reversed it.\n\nFlags:\n      --json   one JSON object per run on stdout (see docs/json.md)\n",
 	"undo":       undoHelp,
 	"index":      "Usage: shoebox index [--workers N] DEST\n\nHashes every file in a library (reusing hashes of unchanged files) so later\nruns detect duplicates against it without re-reading it, and rebuilds the\nlibrary index from the same walk: files added to the library by hand are\nthen known to later imports.\n\nFlags:\n      --workers N   files hashed at once, 1 to 256 (default 4)\n",
 	"check":      checkHelp,
