@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/check"
 	"github.com/shoebox-photos/shoebox/internal/cli"
 	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/importlog"
 )
 
 // The tests build a real library with the real command (sort, index),
@@ -281,3 +283,34 @@ func snapshot(t *testing.T, root string) []string {
 }
 
 func digestOf(b []byte) []byte { s := sha256.Sum256(b); return s[:] }
+
+// A history whose record names a path outside the library (damaged, or
+// crafted) never makes the check stat or read that file: it is reported.
+func TestARecordedPathOutsideTheLibraryIsNotFollowed(t *testing.T) {
+	lib := library(t)
+	outside := filepath.Join(filepath.Dir(lib), "outside.jpg")
+	write(t, outside, []byte("not the library's"))
+	log, err := importlog.Open(filepath.Join(lib, ".shoebox"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := log.Recorder()
+	for i, p := range []string{"../outside.jpg", "/etc/passwd", "a/../../outside.jpg"} {
+		if err := rec.Add(importlog.Entry{Dev: 1, Ino: uint64(100 + i), Src: "x.jpg", Path: p, LibSize: 17}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := errors.Join(rec.Commit(), log.Close()); err != nil {
+		t.Fatal(err)
+	}
+	st, ps := run(t, check.Options{Library: lib, ReadData: true})
+	bad := 0
+	for _, p := range ps {
+		if p.Kind == check.Unreadable && strings.Contains(p.Reason, "outside the library") {
+			bad++
+		}
+	}
+	if bad != 3 || st.Read != 7 {
+		t.Errorf("%d paths outside the library reported (want 3), %d files read (want the library's 7): %+v", bad, st.Read, ps)
+	}
+}
