@@ -350,6 +350,11 @@ func (c *checker) recorded(ctx context.Context) error {
 // --read-data asks for. It reports whether the library copy is there.
 func (c *checker) checkEntry(e importlog.Entry) (present bool) {
 	defer c.files.Add(1)
+	if !inside(e.Path) {
+		// Damaged or crafted: never stat'ed or read outside the library.
+		c.report(Problem{Kind: Unreadable, Path: e.Path, Copy: InLibrary, Reason: "the import history records a path outside the library: not looked at"})
+		return true
+	}
 	libState := c.statCopy(e, c.lib, InLibrary)
 	bakState := stateSkipped
 	if c.bak != "" && !e.Link {
@@ -359,6 +364,13 @@ func (c *checker) checkEntry(e importlog.Entry) (present bool) {
 		c.jobs <- job{e: e, sum: c.recordedSum(e), lib: libState, bak: bakState}
 	}
 	return libState != stateMissing
+}
+
+// inside reports whether a recorded path (slash separated) names a file
+// under the library (no "..", no root or drive letter; on Windows a
+// backslash separates too, so "a\\..\\..\\x" is refused there).
+func inside(p string) bool {
+	return p != "" && filepath.IsLocal(filepath.FromSlash(p))
 }
 
 // copyState is what a stat found of one copy.
