@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shoebox-photos/shoebox/internal/archive"
 	"github.com/shoebox-photos/shoebox/internal/meta"
 	"github.com/shoebox-photos/shoebox/internal/pipeline"
 	"github.com/shoebox-photos/shoebox/internal/quote"
@@ -61,7 +62,9 @@ func cmdExplain(env Env, args []string) error {
 	failed := false
 	for _, f := range files {
 		st, err := os.Stat(f)
-		if err == nil && st.IsDir() {
+		if _, _, member := archive.Split(f); err != nil && member {
+			err = nil // ARCHIVE:MEMBER or ARCHIVE/MEMBER: DecideWith reads it from the archive
+		} else if err == nil && st.IsDir() {
 			err = errors.New("this is a folder; explain reads files (shoebox explain FOLDER/*)")
 		}
 		if errors.Is(err, iofs.ErrNotExist) {

@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"archive/zip"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +36,7 @@ func TestScripts(t *testing.T) {
 			"firstword": firstWord,
 			"writefile": writeFileCmd,
 			"flipbyte":  flipByte,
+			"mkzip":     mkzip,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "wine" { // a Wine limitation, not Windows behaviour: docs/platforms.md
@@ -170,4 +174,50 @@ func mkdirFor(ts *testscript.TestScript, file string) string {
 	name := ts.MkAbs(file)
 	ts.Check(os.MkdirAll(filepath.Dir(name), 0o755))
 	return name
+}
+
+// mkzip ZIP [store] [cut=N] ENTRY... writes a zip archive: each ENTRY is
+// NAME=FILE (the member NAME, stored as given, whatever it holds, with
+// FILE's bytes and mtime; a NAME may come twice), or encrypted:NAME=FILE
+// (the header's encryption flag set over plain bytes). store leaves the
+// members uncompressed; cut=N drops the archive's last N bytes (a
+// download cut short).
+func mkzip(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: mkzip ZIP [store] [cut=N] NAME=FILE...")
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	method, cut := zip.Deflate, 0
+	for _, a := range args[1:] {
+		if a == "store" {
+			method = zip.Store
+			continue
+		}
+		if v, ok := strings.CutPrefix(a, "cut="); ok {
+			n, err := strconv.Atoi(v)
+			ts.Check(err)
+			cut = n
+			continue
+		}
+		spec, encrypted := strings.CutPrefix(a, "encrypted:")
+		name, file, ok := strings.Cut(spec, "=")
+		if !ok {
+			ts.Fatalf("mkzip: %q is not NAME=FILE", a)
+		}
+		data, err := os.ReadFile(ts.MkAbs(file))
+		ts.Check(err)
+		info, err := os.Stat(ts.MkAbs(file))
+		ts.Check(err)
+		fh := &zip.FileHeader{Name: name, Method: method, Modified: info.ModTime()}
+		if encrypted {
+			fh.Flags |= 0x1
+		}
+		w, err := zw.CreateHeader(fh)
+		ts.Check(err)
+		_, err = w.Write(data)
+		ts.Check(err)
+	}
+	ts.Check(zw.Close())
+	ts.Check(os.WriteFile(mkdirFor(ts, args[0]), buf.Bytes()[:buf.Len()-cut], 0o644))
 }

@@ -146,3 +146,13 @@ func isNotSupported(err error) bool {
 func SyncUnsupported(err error) bool {
 	return isNotSupported(err) || errors.Is(err, syscall.EINVAL)
 }
+
+// SameFile is os.SameFile, and also knows the FileInfos of a wrapping FS
+// whose Sys can tell (an archive's members, internal/archive): their Sys
+// has a SameFile method.
+func SameFile(a, b os.FileInfo) bool {
+	if s, ok := a.Sys().(interface{ SameFile(other any) bool }); ok {
+		return s.SameFile(b.Sys())
+	}
+	return os.SameFile(a, b)
+}

@@ -2,15 +2,14 @@ package meta
 
 import (
 	"encoding/binary"
-
-	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"io"
 )
 
 // input gives bounded random access to a file: bytes of the first read come
 // from memory, anything further is read on demand, within a total budget.
 type input struct {
 	head   []byte      // file bytes from offset 0
-	f      *fsx.Reader // nil when head holds the whole file
+	f      io.ReaderAt // nil when head holds the whole file
 	size   int64
 	read   int64  // bytes read from f so far
 	err    error  // first read failure, for the warning

@@ -3,6 +3,7 @@ package meta
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -182,8 +183,14 @@ func (r *Reader) File(path string, size int64, mtime time.Time) Info {
 		return p.finish()
 	}
 	defer f.Close()
-	n, err := f.ReadAt(r.head, 0)
-	in := &input{head: r.head[:n], f: f, size: size, read: int64(n)}
+	return r.ReaderAt(path, f, size, mtime)
+}
+
+// ReaderAt reads the header of the file named name whose bytes src gives
+// (an archive member, see internal/archive), like File.
+func (r *Reader) ReaderAt(path string, src io.ReaderAt, size int64, mtime time.Time) Info {
+	n, err := src.ReadAt(r.head, 0)
+	in := &input{head: r.head[:n], f: src, size: size, read: int64(n)}
 	if int64(n) >= size {
 		in.f = nil // the whole file is in memory
 		in.size = int64(n)

@@ -41,14 +41,28 @@ func SidecarDate(path string, size int64, loc *time.Location) (Date, bool, error
 	return sidecarBytes(path, data, size > maxSidecarBytes, loc)
 }
 
+// SidecarDateAt is SidecarDate for a sidecar whose bytes src gives (an
+// archive member, see internal/archive).
+func SidecarDateAt(path string, src io.ReaderAt, size int64, loc *time.Location) (Date, bool, error) {
+	data, err := readSidecarAt(path, src, size)
+	if err != nil {
+		return Date{}, false, err
+	}
+	return sidecarBytes(path, data, size > maxSidecarBytes, loc)
+}
+
 func readSidecar(path string, size int64) ([]byte, error) {
 	f, err := fsx.OpenRandom(path, true)
 	if err != nil {
 		return nil, fmt.Errorf("read sidecar %s: %w", quote.Path(path), fsx.Bare(err))
 	}
 	defer f.Close()
+	return readSidecarAt(path, f, size)
+}
+
+func readSidecarAt(path string, src io.ReaderAt, size int64) ([]byte, error) {
 	buf := make([]byte, min(max(size, 0), maxSidecarBytes))
-	n, err := io.ReadFull(f, buf)
+	n, err := src.ReadAt(buf, 0)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return nil, fmt.Errorf("read sidecar %s: %w", quote.Path(path), fsx.Bare(err))
 	}

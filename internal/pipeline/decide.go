@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,8 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shoebox-photos/shoebox/internal/archive"
 	"github.com/shoebox-photos/shoebox/internal/layout"
 	"github.com/shoebox-photos/shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/scan"
 	"github.com/shoebox-photos/shoebox/internal/shift"
 )
@@ -62,7 +65,12 @@ type DecideOptions struct {
 func DecideWith(path string, opt meta.Options, o DecideOptions) (Decision, error) {
 	hidden, shifts := o.Hidden, o.Shift
 	path = filepath.Clean(path) // "./IMG_1.JPG" is the folder's IMG_1.JPG, not a second file
-	self, err := readFileInfo(meta.NewReader(opt), path)
+	set, path, err := openMemberArchive(path)
+	if err != nil {
+		return Decision{}, err
+	}
+	defer set.Close()
+	self, err := readFileInfo(meta.NewReader(opt), path, set)
 	if err != nil {
 		return Decision{}, err
 	}
@@ -74,7 +82,7 @@ func DecideWith(path string, opt meta.Options, o DecideOptions) (Decision, error
 		return d.ignored("empty file (0 bytes): nothing to sort"), nil
 	}
 	opt.Explain = false // the companions' candidates are not shown
-	members, err := groupMembers(self, meta.NewReader(opt), hidden)
+	members, err := groupMembers(self, meta.NewReader(opt), hidden, set)
 	if err != nil {
 		return Decision{}, err
 	}
@@ -160,7 +168,17 @@ func contains(fs []fileInfo, path string) bool {
 	return false
 }
 
-func readFileInfo(rd *meta.Reader, path string) (fileInfo, error) {
+func readFileInfo(rd *meta.Reader, path string, set *archive.Set) (fileInfo, error) {
+	if m, inside := set.Lookup(path); inside {
+		if m == nil {
+			return fileInfo{}, fmt.Errorf("%s: %w", quote.Path(path), archive.ErrNotInSource)
+		}
+		fi := fileInfo{File: memberFile(m.Owner(), m), archives: set}
+		src := m.OpenReaderAt()
+		defer src.Close()
+		fi.Info = rd.ReaderAt(path, src, m.Size, m.ModTime)
+		return fi, nil
+	}
 	f, err := scan.StatFile(path)
 	if err != nil {
 		return fileInfo{}, err
@@ -170,6 +188,52 @@ func readFileInfo(rd *meta.Reader, path string) (fileInfo, error) {
 	return fi, nil
 }
 
+// openMemberArchive opens the archive when path names a member of one
+// (ARCHIVE:MEMBER or ARCHIVE/MEMBER), and returns the member's path as
+// sort knows it; else a nil set and path as it was.
+func openMemberArchive(path string) (*archive.Set, string, error) {
+	arch, member, ok := archive.Split(path)
+	if !ok {
+		return nil, path, nil
+	}
+	set, err := archive.OpenSet([]string{arch})
+	if err != nil {
+		return nil, path, err
+	}
+	name, _, err := archive.CleanName(member)
+	if err != nil {
+		set.Close()
+		return nil, path, fmt.Errorf("member %s: %w", quote.Path(member), err)
+	}
+	return set, filepath.Join(arch, filepath.FromSlash(name)), nil
+}
+
+// folderFiles are the regular files beside path: in its folder, or in its
+// archive's folder when it is a member.
+func folderFiles(path string, hidden bool, set *archive.Set) ([]string, error) {
+	var out []string
+	if m, inside := set.Lookup(path); inside && m != nil {
+		for _, o := range m.Siblings() {
+			if o != m && (hidden || !clutterMember(o.Name)) {
+				out = append(out, o.Path())
+			}
+		}
+		return out, nil
+	}
+	dir := filepath.Dir(path)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		if p != path && e.Type().IsRegular() && (hidden || !scan.IsClutter(e.Name())) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
 // groupMembers is the group sort would plan path in, as the meta and plan
 // stages build it: the folder's files of one folded stem (groupKey), then
 // the Live Photo join (joinLivePhotos): files sharing a ContentIdentifier
@@ -177,25 +241,21 @@ func readFileInfo(rd *meta.Reader, path string) (fileInfo, error) {
 // first in scan order, this the first by name: they differ only when two
 // photos of different names share one id). Empty files never take part
 // (admit).
-func groupMembers(self fileInfo, rd *meta.Reader, hidden bool) ([]fileInfo, error) {
-	dir := filepath.Dir(self.File.Path)
-	ents, err := os.ReadDir(dir)
+func groupMembers(self fileInfo, rd *meta.Reader, hidden bool, set *archive.Set) ([]fileInfo, error) {
+	paths, err := folderFiles(self.File.Path, hidden, set)
 	if err != nil {
 		return nil, err
 	}
 	own := stemKey(self.File.Path)
 	var folder []fileInfo // the folder's files but self, each read only when needed
-	for _, e := range ents {
-		p := filepath.Join(dir, e.Name())
-		if p != self.File.Path && e.Type().IsRegular() && (hidden || !scan.IsClutter(e.Name())) {
-			folder = append(folder, fileInfo{File: scan.File{Path: p}})
-		}
+	for _, p := range paths {
+		folder = append(folder, fileInfo{File: scan.File{Path: p}})
 	}
 	sort.SliceStable(folder, func(i, j int) bool { return stemKey(folder[i].File.Path) < stemKey(folder[j].File.Path) })
 	members := []fileInfo{self}
 	for i, fi := range folder {
 		if stemKey(fi.File.Path) == own {
-			if folder[i], err = readFileInfo(rd, fi.File.Path); err == nil && folder[i].File.Size > 0 {
+			if folder[i], err = readFileInfo(rd, fi.File.Path, set); err == nil && folder[i].File.Size > 0 {
 				members = append(members, folder[i])
 			}
 		}
@@ -212,7 +272,7 @@ func groupMembers(self fileInfo, rd *meta.Reader, hidden bool) ([]fileInfo, erro
 	all := []fileInfo{self}
 	for _, fi := range folder {
 		if stemKey(fi.File.Path) != own {
-			fi, err = readFileInfo(rd, fi.File.Path)
+			fi, err = readFileInfo(rd, fi.File.Path, set)
 		}
 		if err == nil && fi.File.Size > 0 {
 			all = append(all, fi)
@@ -222,7 +282,7 @@ func groupMembers(self fileInfo, rd *meta.Reader, hidden bool) ([]fileInfo, erro
 		// self is a Live Photo's video named apart from its still
 		// (IMG_1_1.MOV): sort files it in the still's group, so that is
 		// the group it is decided in.
-		return groupMembers(lead, rd, hidden)
+		return groupMembers(lead, rd, hidden, set)
 	}
 	return joinLive(all, members, own, ids), nil
 }

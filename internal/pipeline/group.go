@@ -204,7 +204,7 @@ func companionDate(c fileInfo, loc *time.Location) (meta.Date, bool) {
 	if c.Info.Format == "thm" && fromHeader(c.Info.Date) {
 		return c.Info.Date, true
 	}
-	d, ok, err := meta.SidecarDate(c.File.Path, c.File.Size, loc)
+	d, ok, err := c.sidecarDate(loc)
 	return d, ok && err == nil
 }
 

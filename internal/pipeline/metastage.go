@@ -28,7 +28,7 @@ func (r *Run) Meta(ctx context.Context) error {
 			defer wg.Done()
 			rd := meta.NewReader(meta.Options{VideoTZ: r.cfg.VideoTZ, PhotoTZ: r.cfg.PhotoTZ, DateTags: r.cfg.DateTags})
 			for fi := range jobs {
-				fi.Info = rd.File(fi.File.Path, fi.File.Size, fi.File.ModTime)
+				fi.Info = r.readHeader(rd, fi.File)
 				done <- fi
 			}
 		}()

@@ -72,6 +72,7 @@ func (r *Run) planTargets(ctx context.Context) error {
 	err := r.scanRuns(ctx, keyGroup, withoutSeq, func(k, v []byte, _ bool) error {
 		d := newDec(v)
 		fi := getInfo(store.Uint64(k[len(k)-8:]), d)
+		fi.archives = r.archives
 		members = append(members, fi)
 		return d.Err()
 	}, func(_ []byte, w *store.Writer) error {

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"time"
 
+	"github.com/shoebox-photos/shoebox/internal/archive"
 	"github.com/shoebox-photos/shoebox/internal/importlog"
 	"github.com/shoebox-photos/shoebox/internal/meta"
 	"github.com/shoebox-photos/shoebox/internal/scan"
@@ -61,6 +62,9 @@ type fileInfo struct {
 	// (judgeFilters): a file left out is never a duplicate, nor the copy
 	// of one that is kept. "" when admitted.
 	LeftOut string
+	// archives is the run's archive set, when the file may be one's
+	// member; not stored, set by whoever reads the file's content.
+	archives *archive.Set
 }
 
 func putInfo(e *enc, fi fileInfo) {

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shoebox-photos/shoebox/internal/archive"
 	"github.com/shoebox-photos/shoebox/internal/filter"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/importlog"
@@ -97,6 +98,7 @@ type Run struct {
 	cfg      Config
 	dest     string // absolute
 	sources  []string
+	archives *archive.Set // the sources that are archives; nil when none
 	st       *store.Store
 	stDir    string
 	hashes   *store.Store // persistent content index of the library; nil in dry runs
@@ -230,6 +232,9 @@ func Open(cfg Config) (*Run, error) {
 	r.chooseWorkers()
 	if r.cfg.FS == nil {
 		r.cfg.FS = fsx.OS
+	}
+	if err := r.openArchives(); err != nil {
+		return nil, err
 	}
 	if r.cfg.UnknownDir == "" {
 		r.cfg.UnknownDir = "unknown"
@@ -408,6 +413,9 @@ func (r *Run) Close() error {
 	}
 	if r.unlock != nil {
 		errs = append(errs, r.unlock())
+	}
+	if r.archives != nil {
+		errs = append(errs, r.archives.Close())
 	}
 	return errors.Join(errs...)
 }

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -31,13 +32,37 @@ func (r *Run) Scan(ctx context.Context) error {
 		}
 		return nil
 	}
-	_, err := scan.Walk(ctx, r.sources, r.scanOptions(), emit, r.scanProblem("scan"))
+	err := r.scanSources(ctx, emit)
 	if ferr := w.Flush(); err == nil && ferr != nil {
 		err = fmt.Errorf("record scanned files: %w", ferr)
 	}
 	r.sum.Scanned = int64(r.nextSeq)
 	r.emit(Event{Type: "stage", Stage: "scan", Count: int64(r.nextSeq), Elapsed: time.Since(start).Seconds()})
 	return err
+}
+
+// scanSources walks the folders and files given, then the archives'
+// members. Only when no source at all can be read is it an error.
+func (r *Run) scanSources(ctx context.Context, emit func(scan.File) error) error {
+	var err error
+	plain := r.plainSources()
+	if len(plain) > 0 {
+		_, err = scan.Walk(ctx, plain, r.scanOptions(), emit, r.scanProblem("scan"))
+	}
+	read := len(r.archives.Archives()) > 0
+	if errors.Is(err, scan.ErrNoSource) && read {
+		err = nil // reported root by root; the archives are read
+	}
+	if err != nil {
+		return err
+	}
+	if failed := r.archives.Failed(); len(plain) == 0 && !read && len(failed) > 0 {
+		for _, p := range failed[1:] {
+			r.scanProblem("scan")(scan.Problem{Path: p.Archive, Op: "read archive", Err: p.Err})
+		}
+		return fmt.Errorf("scan: %w: %w", scan.ErrNoSource, failed[0])
+	}
+	return r.scanArchives(ctx, emit, r.scanProblem("scan"))
 }
 
 // writeBatch bounds how many records a store writer holds before committing.

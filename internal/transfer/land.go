@@ -337,7 +337,7 @@ func sourceErr(err error) error {
 // removed and replaced (by a named pipe, by another file) often gets the
 // freed inode number back at once.
 func sameFileUnchanged(a, b os.FileInfo) bool {
-	return os.SameFile(a, b) && a.Mode().IsRegular() && b.Mode().IsRegular() &&
+	return fsx.SameFile(a, b) && a.Mode().IsRegular() && b.Mode().IsRegular() &&
 		a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
@@ -362,6 +362,6 @@ func versionAt(path string, info os.FileInfo) version {
 // sameVersion reports whether two looks at a file show the same content
 // version: same file, size, mtime and change time.
 func sameVersion(a, b version) bool {
-	return os.SameFile(a.info, b.info) && a.info.Size() == b.info.Size() &&
+	return fsx.SameFile(a.info, b.info) && a.info.Size() == b.info.Size() &&
 		a.info.ModTime().Equal(b.info.ModTime()) && a.ctime == b.ctime
 }
