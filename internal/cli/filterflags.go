@@ -1,12 +1,17 @@
 package cli
 
 import (
+	"errors"
+	"io"
+	iofs "io/fs"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/shoebox-photos/shoebox/internal/filter"
+	"github.com/shoebox-photos/shoebox/internal/quote"
 )
 
 // filterFlags are sort's flags that narrow an import.
@@ -16,6 +21,9 @@ type filterFlags struct {
 	since, until              string
 	maxDepth                  int
 	now                       time.Time // the clock --since 7d counts back from
+	includeFrom, excludeFrom  string    // list files of patterns; "-": stdin
+	filesFrom                 string    // list file of paths; "-": stdin
+	stdin                     io.Reader
 }
 
 func (f *filterFlags) register(fs *pflag.FlagSet) {
@@ -26,6 +34,9 @@ func (f *filterFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.maxDepth, "max-depth", 0, "")
 	fs.StringVar(&f.minSize, "min-size", "", "")
 	fs.StringVar(&f.maxSz, "max-size", "", "")
+	fs.StringVar(&f.includeFrom, "include-from", "", "")
+	fs.StringVar(&f.excludeFrom, "exclude-from", "", "")
+	fs.StringVar(&f.filesFrom, "files-from", "", "")
 	fs.StringVar(&f.since, "since", "", "")
 	fs.StringVar(&f.until, "until", "", "")
 }
@@ -37,6 +48,9 @@ func (f *filterFlags) filter() (*filter.Filter, error) {
 		if err := filter.CheckPattern(p); err != nil {
 			return nil, usagef("pattern %q: %s", p, err)
 		}
+	}
+	if err := f.lists(flt); err != nil {
+		return nil, err
 	}
 	if err := f.kinds(flt); err != nil {
 		return nil, err
@@ -54,6 +68,79 @@ func (f *filterFlags) filter() (*filter.Filter, error) {
 		return nil, nil
 	}
 	return flt, nil
+}
+
+// lists reads --include-from, --exclude-from and --files-from.
+func (f *filterFlags) lists(flt *filter.Filter) error {
+	stdinBy := ""
+	for _, l := range []struct{ flag, file string }{
+		{"--include-from", f.includeFrom}, {"--exclude-from", f.excludeFrom}, {"--files-from", f.filesFrom},
+	} {
+		if l.file != "-" {
+			continue
+		}
+		if stdinBy != "" {
+			return usagef("%s - and %s - both ask for stdin: only one of them can read stdin", stdinBy, l.flag)
+		}
+		stdinBy = l.flag
+	}
+	patterns := func(flag, file string, to *[]string) error {
+		if file == "" {
+			return nil
+		}
+		entries, err := f.readList(flag, file)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if err := filter.CheckPattern(e.Text); err != nil {
+				return usagef("%s: line %d of %s: pattern %q: %s", flag, e.N, quote.Path(file), e.Text, err)
+			}
+			*to = append(*to, e.Text)
+		}
+		return nil
+	}
+	if err := patterns("--include-from", f.includeFrom, &flt.Include); err != nil {
+		return err
+	}
+	if err := patterns("--exclude-from", f.excludeFrom, &flt.Exclude); err != nil {
+		return err
+	}
+	if f.filesFrom != "" {
+		entries, err := f.readList("--files-from", f.filesFrom)
+		if err != nil {
+			return err
+		}
+		flt.Files = filter.NewListed(entries)
+	}
+	return nil
+}
+
+// readList reads a list file, or stdin for "-", bounded (filter.ReadList).
+func (f *filterFlags) readList(flag, file string) ([]filter.Line, error) {
+	if file == "-" {
+		if f.stdin == nil {
+			return nil, usagef("%s -: no stdin to read", flag)
+		}
+		entries, err := filter.ReadList(f.stdin, "stdin")
+		if err != nil {
+			return nil, usagef("%s: %s", flag, err)
+		}
+		return entries, nil
+	}
+	fh, err := os.Open(file)
+	if err != nil {
+		return nil, usagef("%s %s: %s", flag, quote.Path(file), openReason(err))
+	}
+	defer fh.Close()
+	if st, err := fh.Stat(); err == nil && st.IsDir() {
+		return nil, usagef("%s %s: a folder, not a list file", flag, quote.Path(file))
+	}
+	entries, err := filter.ReadList(fh, file)
+	if err != nil {
+		return nil, usagef("%s: %s", flag, err)
+	}
+	return entries, nil
 }
 
 func (f *filterFlags) kinds(flt *filter.Filter) error {
@@ -108,4 +195,18 @@ func (f *filterFlags) dates(flt *filter.Filter) error {
 		return usagef("--since is after --until: no file could pass")
 	}
 	return nil
+}
+
+// openReason is why a file could not be opened, in a few words.
+func openReason(err error) string {
+	var pe *iofs.PathError
+	switch {
+	case errors.Is(err, iofs.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, iofs.ErrPermission):
+		return "permission denied"
+	case errors.As(err, &pe):
+		return pe.Err.Error()
+	}
+	return err.Error()
 }

@@ -114,6 +114,11 @@ reason in --json and the report; a file with no date never passes a date filter)
       --include GLOB   only files whose path below SRC matches (repeatable; "**" spans
                        folders; a pattern without "/" matches any one folder or file name)
       --exclude GLOB   leave out files whose path matches (repeatable), e.g. --exclude Trash
+      --include-from FILE  --include each pattern of FILE, one a line (- reads stdin;
+                       blank lines and lines starting with # or ; are skipped)
+      --exclude-from FILE  --exclude each pattern of FILE, read the same way
+      --files-from FILE    only the files FILE lists, one path a line, relative to
+                       SRC or absolute (the others are left out, counted)
       --kind K         photo or video
       --ext LIST       only these extensions: --ext jpg,heic,cr2
       --max-depth N    only files at most N folders below SRC (1: directly in SRC)

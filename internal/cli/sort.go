@@ -73,7 +73,7 @@ func (f *sortFlags) register(fs *pflag.FlagSet) {
 }
 
 func cmdSort(ctx context.Context, env Env, args []string) error {
-	f := sortFlags{filters: filterFlags{now: env.now()}}
+	f := sortFlags{filters: filterFlags{now: env.now(), stdin: env.Stdin}}
 	fs := newFlags("sort")
 	f.register(fs)
 	operands, err := parseFlags(fs, args)

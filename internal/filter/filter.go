@@ -17,6 +17,7 @@ import (
 // everything.
 type Filter struct {
 	Include, Exclude []string // globs on the slash path relative to the source root; "**" spans folders
+	Files            *Listed  // --files-from: only these files; nil admits all
 	Exts             []string // lower-case extensions with their dot; empty admits all
 	Kinds            []string // "photo", "video"; empty admits both
 	MaxDepth         int      // 1: only files directly in the source root; 0: no limit
@@ -36,7 +37,7 @@ type File struct {
 
 // Active reports whether any rule is set.
 func (f *Filter) Active() bool {
-	return f != nil && (len(f.Include)+len(f.Exclude)+len(f.Exts)+len(f.Kinds) > 0 ||
+	return f != nil && (len(f.Include)+len(f.Exclude)+len(f.Exts)+len(f.Kinds) > 0 || f.Files != nil ||
 		f.MaxDepth > 0 || f.MinSize > 0 || f.MaxSize > 0 || !f.Since.IsZero() || !f.Until.IsZero())
 }
 
@@ -55,6 +56,9 @@ func (f *Filter) RejectBeforeDating(file File) string {
 		return ""
 	}
 	rel := Relative(file.Path, file.Root)
+	if f.Files != nil && !f.Files.Has(file.Path, rel) {
+		return "not listed in --files-from"
+	}
 	if why := f.byPath(rel); why != "" {
 		return why
 	}
