@@ -350,6 +350,9 @@ func runChaosCase(t *testing.T, c chaosCase, master *library, ref *chaosRef, mou
 	bak := filepath.Join(filepath.Dir(dest), "bak")
 	if c.backup {
 		args = []string{"sort", "--mode", c.mode.mode, "--backup", bak, src, dest}
+		if err := os.MkdirAll(bak, 0o755); err != nil { // a backup folder must exist
+			t.Fatal(err)
+		}
 	}
 
 	var outputs []string

@@ -41,6 +41,9 @@ func TestEjectUnmountsALoopMountedCard(t *testing.T) {
 		mnt := loopCard(t)
 		base := t.TempDir()
 		lib, bak := filepath.Join(base, "lib"), filepath.Join(base, "bak")
+		if err := os.Mkdir(bak, 0o755); err != nil { // a backup folder must exist
+			t.Fatal(err)
+		}
 		r := shoebox("sort", "--eject", "--backup", bak, mnt, lib)
 		if r.code != ExitOK || !strings.Contains(r.stderr, "every file is in the library and in the backup") {
 			t.Fatalf("want a clean run that unmounts, naming the backup:\n%s", r)

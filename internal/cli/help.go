@@ -95,8 +95,9 @@ Flags:
                        in the library, from the same reads of the source (--mode copy,
                        move or reflink; a move removes its source only once both copies
                        are durable and verified); journaled: undo removes it too; a
-                       failure of either copy fails the file. DIR is a folder apart
-                       from the library and every source
+                       failure of either copy fails the file. DIR is an existing
+                       folder apart from the library and every source (never created:
+                       a drive not connected is refused, exit 2)
       --no-backup      no backup copy this run, though the library's config sets one
       --eject          after a run where every file is safely in the library, unmount
                        the sources' volume when it is removable or a loop device

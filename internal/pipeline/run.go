@@ -311,7 +311,27 @@ func (r *Run) resolveBackup() error {
 			return err
 		}
 	}
+	if err := backupThere(r.cfg.Backup, abs); err != nil {
+		return err
+	}
 	r.backup = abs
+	return nil
+}
+
+// backupThere refuses a backup folder that does not exist: shoebox never
+// creates one, so that a backup drive that is not connected (its mount
+// point an empty folder on the system disk) or a typo is never taken for
+// a backup and filled.
+func backupThere(given, abs string) error {
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: backup folder %s is not there: is its drive connected? Connect it; a new backup folder must be made first (shoebox never creates one, so that a drive that is not mounted is not replaced by its empty mount point)", ErrConfig, quote.Path(given))
+	case err != nil:
+		return fmt.Errorf("%w: backup folder %s: %w", ErrConfig, quote.Path(given), fsx.Bare(err))
+	case !fi.IsDir():
+		return fmt.Errorf("%w: backup folder %s is not a folder", ErrConfig, quote.Path(given))
+	}
 	return nil
 }
 

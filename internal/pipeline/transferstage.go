@@ -524,9 +524,6 @@ func (r *Run) openRoots() error {
 	if r.backup == "" {
 		return nil
 	}
-	if err := os.MkdirAll(r.backup, 0o755); err != nil {
-		return fmt.Errorf("create the backup folder %s: %w", quote.Path(r.backup), fsx.Bare(err))
-	}
 	bak, err := fsx.OpenRoot(r.backup)
 	if err != nil {
 		return fmt.Errorf("open the backup folder %s: %w", quote.Path(r.backup), fsx.Bare(err))
