@@ -416,7 +416,9 @@ func (r *Run) prepareStateDir() error {
 
 // Close releases the stores and the library lock; a dry run's temp store is removed.
 func (r *Run) Close() error {
-	var errs []error
+	// The journal and the library and backup folders, if a transfer
+	// that stopped early left them open.
+	errs := []error{r.closeExecutor(ErrStopped)}
 	if r.st != nil {
 		errs = append(errs, r.st.Close())
 	}
