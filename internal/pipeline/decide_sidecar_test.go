@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -148,4 +149,26 @@ func TestTakeoutJSONJoiningItsPhotoInTheLibraryIsDated(t *testing.T) {
 	assertSame(t, snapshot(t, lib), map[string]string{
 		"2019/2019-07-04/beach.jpg": string(undated), "2019/2019-07-04/beach.jpg.supplemental-metadata.json": string(json)})
 	assertIdempotent(t, root, rec, []string{card}, lib, noMtime)
+}
+
+// TestWarningNamesTheDateTheFileIsFiledUnder: a Takeout photo whose EXIF
+// date is unreadable is dated by its JSON; the warning about its header
+// says so, not "dated by mtime" (the file's own best date, which sort
+// does not use).
+func TestWarningNamesTheDateTheFileIsFiledUnder(t *testing.T) {
+	root := t.TempDir()
+	card, lib := filepath.Join(root, "card"), filepath.Join(root, "lib")
+	tree(t, card, map[string][]byte{
+		"beach.jpg":                            stripDates(fixture.JPEG(fixture.EXIF{Comment: "takeout"})),
+		"beach.jpg.supplemental-metadata.json": []byte(`{"title":"beach.jpg","photoTakenTime":{"timestamp":"1562252400"}}`),
+	})
+	old := time.Date(2015, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := os.Chtimes(filepath.Join(card, "beach.jpg"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	_, rec := sortTree(t, []string{card}, lib)
+	ws := warnings(rec)
+	if len(ws) != 1 || !strings.Contains(ws[0], "dated by sidecar") {
+		t.Errorf("warnings %q, want one saying the photo is dated by its sidecar", ws)
+	}
 }
