@@ -106,8 +106,13 @@ func (r *Run) planGroup(members []fileInfo, w opWriter) error {
 	var kept, identical []fileInfo
 	var there *inLibrary
 	leftOut := false // a photo or video of the group is left out by a filter
+	filed := r.filedDates(members)
 	for _, m := range members {
-		ok, out, err := r.admit(m)
+		shown := m // reported with the date it is filed under
+		if d, ok := filed[m.Seq]; ok {
+			shown.Info.Date = d
+		}
+		ok, out, err := r.admit(shown)
 		switch {
 		case err != nil:
 			return err
@@ -265,6 +270,24 @@ func (r *Run) admit(fi fileInfo) (ok, leftOut bool, err error) {
 		r.emit(r.opEvent(fi, OutDuplicate, "", dup.Path, duplicateReason(dup)))
 	}
 	return !found, false, err
+}
+
+// filedDates is, when a member of the group has a header warning (whose
+// message says what dates the file), the date each member is filed under
+// (a Takeout photo's JSON date, not its own mtime); nil otherwise.
+func (r *Run) filedDates(members []fileInfo) map[uint64]meta.Date {
+	warned := false
+	for _, m := range members {
+		warned = warned || m.Info.Warning != ""
+	}
+	if !warned {
+		return nil
+	}
+	out := map[uint64]meta.Date{}
+	for _, fi := range r.groupDates(members) {
+		out[fi.Seq] = fi.Info.Date
+	}
+	return out
 }
 
 // rememberIdentical records in the import history the files dedup found
