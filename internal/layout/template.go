@@ -355,3 +355,18 @@ func closest(s string, candidates []string) string {
 
 // TokenNames lists every template token's name, for completion and help.
 func TokenNames() []string { return append([]string(nil), tokenNames...) }
+
+// CaseExt cases a group member's ending as the template cases its
+// leader's extension: with {ext:lower}, IMG_1.JPG's companions IMG_1.MOV
+// and IMG_1.JPG.xmp end in ".mov" and ".jpg.xmp" beside its ".jpg", so a
+// group stays one unit under every name transform. A template whose file
+// name has several {ext} tokens is cased by the last one.
+func (t *Template) CaseExt(ending string) string {
+	mod := asIs
+	for _, pt := range t.segments[len(t.segments)-1] {
+		if pt.kind == tokExt {
+			mod = pt.mod
+		}
+	}
+	return string(appendCased(nil, ending, mod))
+}

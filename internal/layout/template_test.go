@@ -134,3 +134,23 @@ func BenchmarkExpand(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "expands/s")
 }
+
+// A companion's ending is cased by the file name's {ext}, not by another
+// token's modifier, and as found when {ext} has none.
+func TestCaseExt(t *testing.T) {
+	for _, c := range []struct{ template, ending, want string }{
+		{"{year}/{counter:4}{ext:lower}", ".JPG.XMP", ".jpg.xmp"},
+		{"{year}/{name:lower}{ext:upper}", ".mov", ".MOV"},
+		{"{ext:lower}/{name:upper}{ext}", ".Aae", ".Aae"},
+		{"{year}/{name}{ext:upper}", ".supplemental-metadata.json", ".SUPPLEMENTAL-METADATA.JSON"},
+		{"{year}/{name}{ext:lower}", ".ÄAE", ".äae"},
+	} {
+		tmpl, err := Parse(c.template)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tmpl.CaseExt(c.ending); got != c.want {
+			t.Errorf("%s: CaseExt(%q) = %q, want %q", c.template, c.ending, got, c.want)
+		}
+	}
+}

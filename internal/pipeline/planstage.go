@@ -215,12 +215,25 @@ func (r *Run) putBeside(lead inLibrary, sidecars []fileInfo, w opWriter) error {
 
 func (r *Run) putPlannedWith(p planned, companions []fileInfo, w opWriter) error {
 	for _, c := range companions {
-		p.Companions = append(p.Companions, companion{Src: c.File.Path, Size: c.File.Size, ModTime: c.File.ModTime, Suffix: suffixAfterStem(c.File.Path),
+		p.Companions = append(p.Companions, companion{Src: c.File.Path, Size: c.File.Size, ModTime: c.File.ModTime, Suffix: r.companionSuffix(p, c),
 			Dev: c.File.Dev, Ino: c.File.Ino, CTime: c.File.CTime, KindCode: c.Info.Kind})
 	}
 	var e enc
 	putPlanned(&e, p)
 	return w.Put(destKey(p, r.cfg.Template.HasCounter()), e.bytes())
+}
+
+// companionSuffix is what follows the leader's stem in a companion's
+// name: its own ending, cased as the template cases the leader's
+// extension ({ext:lower}: IMG_1.MOV follows 0001.jpg as 0001.mov). A
+// leader in the unknown folder keeps its own name, and its companions
+// their own endings.
+func (r *Run) companionSuffix(p planned, c fileInfo) string {
+	suffix := suffixAfterStem(c.File.Path)
+	if p.Unknown {
+		return suffix
+	}
+	return r.cfg.Template.CaseExt(suffix)
 }
 
 // admit counts and reports a file, and says whether it takes part in
