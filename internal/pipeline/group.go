@@ -238,11 +238,13 @@ func pairKinds(a, b meta.Info) bool {
 }
 
 // sameShot reports whether two media files of one stem are one capture:
-// the same Apple ContentIdentifier, or the kinds of one shot (pairKinds)
-// captured within pairWindow. Only then may one take the other's date.
+// the kinds of one shot (pairKinds) captured within pairWindow. Only then
+// may one take the other's date. A shared Apple ContentIdentifier is no
+// proof (an edited copy keeps its original's), but two different ones
+// are proof of two shots.
 func sameShot(a, b fileInfo) bool {
-	if a.Info.ContentID != "" && a.Info.ContentID == b.Info.ContentID {
-		return true
+	if a.Info.ContentID != "" && b.Info.ContentID != "" && a.Info.ContentID != b.Info.ContentID {
+		return false
 	}
 	if !pairKinds(a.Info, b.Info) {
 		return false

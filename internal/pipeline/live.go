@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"sort"
+	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/meta"
 	"github.com/shoebox-photos/shoebox/internal/store"
@@ -35,46 +37,115 @@ func (r *Run) joinLivePhotos(ctx context.Context) error {
 // hostile tree repeating one id does not get to grow this list.
 const maxLiveMembers = 16
 
-// joinGroup re-files every member whose group is not the still's.
+// liveWindow is how far apart a Live Photo's still and video may be dated
+// and still be one shot when only their ContentIdentifier ties them. The
+// video runs about 1.5 s either side of the still; an iPhone dates it with
+// the still's own capture time (the corpus's IMG_3589.mov: CreationDate
+// and mvhd agree to the second), and both times are whole seconds, so
+// a true pair is at most a second or two apart. Three seconds keeps every
+// such pair and parts what merely shares an identifier: an edited copy
+// (IMG_E1234, a still like its original), a restored or re-exported file,
+// a crafted one.
+const liveWindow = 3 * time.Second
+
+// liveMember is one file of a content id, with its g/ record.
+type liveMember struct {
+	key, value []byte
+	fi         fileInfo
+}
+
+// joinGroup re-files each video under the still it is one shot with (see
+// livePair), one video per still, the nearest pairs first. Stills are
+// never re-filed: two photos that share an identifier stay two photos.
 func (r *Run) joinGroup(keys [][]byte, w *store.Writer) error {
 	if len(keys) < 2 {
 		return nil
 	}
-	lead, err := r.stillOf(keys)
-	if err != nil || lead == nil {
-		return err
-	}
-	leadGroup := lead[:len(lead)-8]
+	var stills, videos []liveMember
 	for _, k := range keys {
-		if bytes.Equal(k[:len(k)-8], leadGroup) {
+		v, ok, err := r.st.Get(k)
+		if err != nil {
+			return err
+		}
+		if !ok {
 			continue
 		}
-		v, ok, err := r.st.Get(k)
-		if err != nil || !ok {
-			return err
+		d := newDec(v)
+		m := liveMember{key: k, value: append([]byte(nil), v...), fi: getInfo(0, d)}
+		switch {
+		case d.Err() != nil:
+		case m.fi.Info.Kind == meta.KindVideo:
+			videos = append(videos, m)
+		case m.fi.Info.Kind == meta.KindPhoto && isStill(m.fi.Info.Format):
+			stills = append(stills, m)
 		}
-		moved := append(append([]byte(nil), leadGroup...), k[len(k)-8:]...)
-		if err := w.Put(moved, v); err != nil {
-			return err
-		}
-		if err := w.Delete(k); err != nil {
+	}
+	for _, p := range livePairs(stills, videos) {
+		if err := r.refile(videos[p.video], groupOf(stills[p.still].key), w); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// stillOf picks the photo among a content id's files (nil if none).
-func (r *Run) stillOf(keys [][]byte) ([]byte, error) {
-	for _, k := range keys {
-		v, ok, err := r.st.Get(k)
-		if err != nil || !ok {
-			return nil, err
-		}
-		d := newDec(v)
-		if fi := getInfo(0, d); d.Err() == nil && fi.Info.Kind == meta.KindPhoto {
-			return k, nil
+// livePairs matches videos to stills one to one, the pairs nearest in
+// time first (ties in the order the files were found).
+func livePairs(stills, videos []liveMember) []liveMatch {
+	var all []liveMatch
+	for i, s := range stills {
+		for j, v := range videos {
+			if livePair(s.fi, v.fi) {
+				d := time.Duration(0)
+				if fromHeader(s.fi.Info.Date) && fromHeader(v.fi.Info.Date) {
+					d = apart(s.fi.Info.Date, v.fi.Info.Date)
+				}
+				all = append(all, liveMatch{still: i, video: j, apart: d})
+			}
 		}
 	}
-	return nil, nil
+	sort.SliceStable(all, func(a, b int) bool { return all[a].apart < all[b].apart })
+	stillTaken, videoTaken := make([]bool, len(stills)), make([]bool, len(videos))
+	var out []liveMatch
+	for _, m := range all {
+		if !stillTaken[m.still] && !videoTaken[m.video] {
+			stillTaken[m.still], videoTaken[m.video] = true, true
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// liveMatch is a still and a video of one content id that may be a pair.
+type liveMatch struct {
+	still, video int
+	apart        time.Duration
+}
+
+// livePair reports whether a still and a video that share a
+// ContentIdentifier are one Live Photo: the kinds of one shot, dated
+// within liveWindow of each other (or one without a date of its own,
+// which then takes its partner's, as in a same-name pair).
+func livePair(still, video fileInfo) bool {
+	if !pairKinds(still.Info, video.Info) {
+		return false
+	}
+	if !fromHeader(still.Info.Date) || !fromHeader(video.Info.Date) {
+		return true
+	}
+	return apart(still.Info.Date, video.Info.Date) <= liveWindow
+}
+
+// groupOf is a g/ key without its seq: the group it files under.
+func groupOf(key []byte) []byte { return key[:len(key)-8] }
+
+// refile moves m's g/ record into group, keeping its seq.
+func (r *Run) refile(m liveMember, group []byte, w *store.Writer) error {
+	if bytes.Equal(groupOf(m.key), group) {
+		return nil
+	}
+	moved := append(append([]byte(nil), group...), m.key[len(m.key)-8:]...)
+	if err := w.Put(moved, m.value); err != nil {
+		return err
+	}
+	return w.Delete(m.key)
 }

@@ -20,6 +20,7 @@ func TestSharedContentIdentifierAloneIsNoPair(t *testing.T) {
 		late    = "1EA799FF-8384-4BC4-87AA-000000000002"
 		nextDay = "1EA799FF-8384-4BC4-87AA-000000000003"
 		live    = "1EA799FF-8384-4BC4-87AA-000000000004"
+		twice   = "1EA799FF-8384-4BC4-87AA-000000000005"
 	)
 	when := time.Date(2019, 7, 4, 15, 0, 0, 0, time.UTC)
 	iphone := fixture.Camera{Make: "Apple", Model: "iPhone XR"}
@@ -41,9 +42,15 @@ func TestSharedContentIdentifierAloneIsNoPair(t *testing.T) {
 		// A real pair: still and video a second apart.
 		"IMG_3578.JPG":   still(when.Add(2*time.Hour), live, ""),
 		"IMG_3578_1.MOV": fixture.LiveMOV(when.Add(2*time.Hour+time.Second), live),
+		// Two videos claim one still: the nearer is its pair, the other
+		// keeps its own name.
+		"IMG_7.JPG":   still(when.Add(3*time.Hour), twice, ""),
+		"IMG_7_1.MOV": fixture.LiveMOV(when.Add(3*time.Hour+2*time.Second), twice),
+		"IMG_7_2.MOV": fixture.LiveMOV(when.Add(3*time.Hour+time.Second), twice),
 	})
 	sum, _ := sortTree(t, []string{src}, dst)
 	want := []string{
+		"2019/2019-07-04/IMG_7.JPG", "2019/2019-07-04/IMG_7.MOV", "2019/2019-07-04/IMG_7_1.MOV",
 		"2019/2019-07-04/IMG_2927.JPG", "2019/2019-07-04/IMG_E2927.jpg",
 		"2019/2019-07-04/IMG_3000.JPG", "2019/2019-07-04/IMG_3000_1.MOV",
 		"2019/2019-07-04/IMG_5.JPG", "2019/2019-07-05/IMG_5.MOV",
