@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/meta"
 )
 
 // A shared Apple ContentIdentifier alone does not make a pair: an edited
@@ -105,5 +106,37 @@ func TestCorpusLivePhotoVideoPairsOnlyWithItsCaptureTime(t *testing.T) {
 				t.Errorf("library = %v, want %v", keys(got), c.want)
 			}
 		})
+	}
+}
+
+// explain's Decide pairs through the same livePairs as sort: the video a
+// second from its still follows it, the one an hour away and the edited
+// copy of a still lead themselves.
+func TestDecidePairsByContentIdentifierAsSortDoes(t *testing.T) {
+	const cid = "1EA799FF-8384-4BC4-87AA-000000000009"
+	when := time.Date(2019, 7, 4, 15, 0, 0, 0, time.UTC)
+	dir := t.TempDir()
+	tree(t, dir, map[string][]byte{
+		"IMG_1.JPG":   fixture.JPEG(fixture.EXIF{When: when, ContentID: cid, Comment: "original"}),
+		"IMG_E1.JPG":  fixture.JPEG(fixture.EXIF{When: when, ContentID: cid, Comment: "edited"}),
+		"IMG_1_1.MOV": fixture.LiveMOV(when.Add(time.Second), cid),
+		"IMG_1_2.MOV": fixture.LiveMOV(when.Add(time.Hour), cid),
+	})
+	for name, want := range map[string]struct {
+		role   Role
+		leader string
+	}{
+		"IMG_1.JPG":   {RoleLeads, ""},
+		"IMG_E1.JPG":  {RoleLeads, ""},
+		"IMG_1_1.MOV": {RoleFollows, "IMG_1.JPG"},
+		"IMG_1_2.MOV": {RoleLeads, ""},
+	} {
+		d, err := Decide(filepath.Join(dir, name), meta.Options{VideoTZ: time.UTC}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if leader := filepath.Base(d.Leader); d.Role != want.role || (want.leader != "" && leader != want.leader) {
+			t.Errorf("%s: %s (leader %q), want %s (leader %q)", name, d.Role, d.Leader, want.role, want.leader)
+		}
 	}
 }
