@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -236,11 +235,9 @@ func folderFiles(path string, hidden bool, set *archive.Set) ([]string, error) {
 
 // groupMembers is the group sort would plan path in, as the meta and plan
 // stages build it: the folder's files of one folded stem (groupKey), then
-// the Live Photo join (joinLivePhotos): files sharing a ContentIdentifier
-// move into the group of the first photo carrying it (sort takes the
-// first in scan order, this the first by name: they differ only when two
-// photos of different names share one id). Empty files never take part
-// (admit).
+// the Live Photo join (joinLivePhotos, through the same livePairs): a
+// video sharing a still's ContentIdentifier and capture time moves into
+// its group, and is decided there. Empty files never take part (admit).
 func groupMembers(self fileInfo, rd *meta.Reader, hidden bool, set *archive.Set) ([]fileInfo, error) {
 	paths, err := folderFiles(self.File.Path, hidden, set)
 	if err != nil {
@@ -260,13 +257,11 @@ func groupMembers(self fileInfo, rd *meta.Reader, hidden bool, set *archive.Set)
 			}
 		}
 	}
-	ids := map[string]bool{}
+	live := false
 	for _, m := range members {
-		if m.Info.ContentID != "" && isMedia(m.Info.Kind) {
-			ids[m.Info.ContentID] = true
-		}
+		live = live || m.Info.ContentID != "" && isMedia(m.Info.Kind)
 	}
-	if len(ids) == 0 {
+	if !live {
 		return members, nil
 	}
 	all := []fileInfo{self}
@@ -278,75 +273,47 @@ func groupMembers(self fileInfo, rd *meta.Reader, hidden bool, set *archive.Set)
 			all = append(all, fi)
 		}
 	}
-	if lead, ok := liveLead(all, self); ok && stemKey(lead.File.Path) != own {
-		// self is a Live Photo's video named apart from its still
-		// (IMG_1_1.MOV): sort files it in the still's group, so that is
-		// the group it is decided in.
-		return groupMembers(lead, rd, hidden, set)
-	}
-	return joinLive(all, members, own, ids), nil
-}
-
-// liveLead is the photo whose group joinLive puts self in: the first by
-// stem of the photos sharing self's content id, when self is a photo or
-// video that shares it with another file.
-func liveLead(all []fileInfo, self fileInfo) (fileInfo, bool) {
-	id := self.Info.ContentID
-	if id == "" || !isMedia(self.Info.Kind) {
-		return fileInfo{}, false
-	}
-	sorted := slices.Clone(all)
-	sort.SliceStable(sorted, func(i, j int) bool { return stemKey(sorted[i].File.Path) < stemKey(sorted[j].File.Path) })
-	var lead fileInfo
-	found, carriers := false, 0
-	for _, fi := range sorted {
-		if fi.Info.ContentID != id || !isMedia(fi.Info.Kind) {
-			continue
-		}
-		carriers++
-		if !found && fi.Info.Kind == meta.KindPhoto {
-			lead, found = fi, true
-		}
-	}
-	return lead, found && carriers >= 2
+	return joinLive(all, own), nil
 }
 
 func stemKey(path string) string { return layout.FoldKey(groupStem(filepath.Base(path))) }
 
-// joinLive applies joinLivePhotos to one group: for each content id its
-// members hold, the group of the first photo with that id (by stem) takes
-// every photo and video with the id.
-func joinLive(all, members []fileInfo, own string, ids map[string]bool) []fileInfo {
-	sort.SliceStable(all, func(i, j int) bool { return stemKey(all[i].File.Path) < stemKey(all[j].File.Path) })
-	for id := range ids {
-		lead, found := "", false
-		var carriers []fileInfo
-		for _, fi := range all {
-			if fi.Info.ContentID != id || !isMedia(fi.Info.Kind) {
-				continue
-			}
-			carriers = append(carriers, fi)
-			if !found && fi.Info.Kind == meta.KindPhoto {
-				lead, found = stemKey(fi.File.Path), true
-			}
+// joinLive applies joinLivePhotos to the folder's files (all, self
+// first) and returns self's group: each video goes to the group of the
+// still livePairs pairs it with, the same decision sort makes, so a
+// video joined to another stem's still is judged in that still's group.
+func joinLive(all []fileInfo, own string) []fileInfo {
+	byID := map[string][]fileInfo{}
+	for _, fi := range all {
+		if fi.Info.ContentID != "" && isMedia(fi.Info.Kind) {
+			byID[fi.Info.ContentID] = append(byID[fi.Info.ContentID], fi)
 		}
-		if !found || len(carriers) < 2 {
-			continue
-		}
-		var kept []fileInfo
-		for _, m := range members {
-			if m.Info.ContentID != id || !isMedia(m.Info.Kind) || lead == own {
-				kept = append(kept, m)
+	}
+	joins := map[string]string{} // a video's path → its still's stem
+	for _, carriers := range byID {
+		var stills, videos []fileInfo
+		for _, fi := range carriers {
+			switch {
+			case fi.Info.Kind == meta.KindVideo:
+				videos = append(videos, fi)
+			case isStill(fi.Info.Format):
+				stills = append(stills, fi)
 			}
 		}
-		if lead == own {
-			for _, c := range carriers {
-				if stemKey(c.File.Path) != own {
-					kept = append(kept, c)
-				}
-			}
+		for _, m := range livePairs(stills, videos) {
+			joins[videos[m.video].File.Path] = stemKey(stills[m.still].File.Path)
 		}
-		members = kept
+	}
+	target := own
+	if to, ok := joins[all[0].File.Path]; ok {
+		target = to
+	}
+	var members []fileInfo
+	for _, fi := range all {
+		to, joined := joins[fi.File.Path]
+		if joined && to == target || !joined && stemKey(fi.File.Path) == target {
+			members = append(members, fi)
+		}
 	}
 	return members
 }

@@ -80,7 +80,7 @@ func (r *Run) joinGroup(keys [][]byte, w *store.Writer) error {
 			stills = append(stills, m)
 		}
 	}
-	for _, p := range livePairs(stills, videos) {
+	for _, p := range livePairs(infos(stills), infos(videos)) {
 		if err := r.refile(videos[p.video], groupOf(stills[p.still].key), w); err != nil {
 			return err
 		}
@@ -90,14 +90,15 @@ func (r *Run) joinGroup(keys [][]byte, w *store.Writer) error {
 
 // livePairs matches videos to stills one to one, the pairs nearest in
 // time first (ties in the order the files were found).
-func livePairs(stills, videos []liveMember) []liveMatch {
+// Sort and explain (decide.go's joinLive) both pair through it.
+func livePairs(stills, videos []fileInfo) []liveMatch {
 	var all []liveMatch
 	for i, s := range stills {
 		for j, v := range videos {
-			if livePair(s.fi, v.fi) {
+			if livePair(s, v) {
 				d := time.Duration(0)
-				if fromHeader(s.fi.Info.Date) && fromHeader(v.fi.Info.Date) {
-					d = apart(s.fi.Info.Date, v.fi.Info.Date)
+				if fromHeader(s.Info.Date) && fromHeader(v.Info.Date) {
+					d = apart(s.Info.Date, v.Info.Date)
 				}
 				all = append(all, liveMatch{still: i, video: j, apart: d})
 			}
@@ -111,6 +112,14 @@ func livePairs(stills, videos []liveMember) []liveMatch {
 			stillTaken[m.still], videoTaken[m.video] = true, true
 			out = append(out, m)
 		}
+	}
+	return out
+}
+
+func infos(ms []liveMember) []fileInfo {
+	out := make([]fileInfo, len(ms))
+	for i, m := range ms {
+		out[i] = m.fi
 	}
 	return out
 }
