@@ -81,7 +81,6 @@ type Member struct {
 	ModTime time.Time
 	CRC     uint32 // CRC-32 as declared (zip), or computed while indexing (tar)
 	zf      *zip.File
-	tarAt   int64 // tar: offset of the member's data in the (decompressed) stream
 	a       *Archive
 }
 
