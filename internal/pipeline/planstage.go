@@ -50,6 +50,9 @@ func (r *Run) Plan(ctx context.Context) error {
 		return err
 	}
 	r.begin("plan", "reading the destination folders for names already taken", 0, 0)
+	if err := r.loadResumedCounters(); err != nil {
+		return err
+	}
 	_, err := r.resolveDirs(ctx)
 	if r.index != nil {
 		// Every planned file is in the library index, durably, before any
@@ -645,44 +648,6 @@ func (r *Run) leaveCompanions(p planned, why string) {
 		r.sum.Ignored++
 		r.emit(Event{Type: "op", Outcome: OutIgnored, Src: c.Src, Size: c.Size, Reason: why})
 	}
-}
-
-// numberBatch gives each dated file of one folder its {counter}, in capture
-// order, continuing after the highest counter the folder already holds, so
-// a later import never renumbers what is there.
-func (r *Run) numberBatch(dir string, batch []planned) error {
-	next, err := r.nextCounter(dir)
-	if err != nil {
-		return err
-	}
-	for i := range batch {
-		if batch[i].Unknown || batch[i].Present {
-			continue
-		}
-		f := r.fields(batch[i])
-		f.Counter = next
-		next++
-		_, batch[i].Name = r.cfg.Template.Expand(f)
-	}
-	return nil
-}
-
-// nextCounter is one more than the highest counter among the names in dir.
-func (r *Run) nextCounter(dir string) (int, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return 1, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("read destination folder %s: %w", quote.Path(dir), fsx.Bare(err))
-	}
-	high := 0
-	for _, de := range entries {
-		if n, ok := r.cfg.Template.CounterOf(de.Name()); ok && n > high {
-			high = n
-		}
-	}
-	return high + 1, nil
 }
 
 // putOp records a transfer for the transfer stage, or reports a skip.

@@ -1,0 +1,48 @@
+package undo
+
+import (
+	"context"
+
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"slices"
+
+	"github.com/shoebox-photos/shoebox/internal/journal"
+)
+
+// Resumed calls fn with each path that the unfinished runs of the command
+// args put in the library at dest: the runs that a new run of that
+// command finishes (one job, as undo sees it). A {counter} run numbers the
+// files it still has to place around theirs, so that a kill and a resume
+// number as one run that was never killed. What a killed run landed and
+// no recovery recorded yet (a dry run does not recover) counts too.
+func Resumed(ctx context.Context, dest string, fsys fsx.FS, args []string, fn func(dst string)) error {
+	_, pending, err := recoverAll(ctx, dest, fsys, true)
+	if err != nil {
+		return err
+	}
+	h, err := loadHistory(journalDir(dest))
+	if err != nil {
+		return err
+	}
+	landed := func(e journal.Entry) error {
+		if e.State == journal.Done && isTransfer(e.Action) {
+			fn(e.Dst)
+		}
+		return nil
+	}
+	for i := len(h.runs) - 1; i >= 0; i-- {
+		s := h.runs[i]
+		if finished(s) || h.undone[s.Header.RunID] || !slices.Equal(s.Header.Args, args) {
+			return nil
+		}
+		for _, p := range h.journalsOf(s) {
+			if _, err := journal.Read(p, landed); err != nil {
+				return err
+			}
+		}
+		for _, e := range pending[s.Header.RunID] {
+			landed(e)
+		}
+	}
+	return nil
+}
