@@ -20,6 +20,7 @@ type filterFlags struct {
 	kind, ext, minSize, maxSz string
 	since, until              string
 	maxDepth                  int
+	skipUnknown               bool
 	now                       time.Time // the clock --since 7d counts back from
 	includeFrom, excludeFrom  string    // list files of patterns; "-": stdin
 	filesFrom                 string    // list file of paths; "-": stdin
@@ -39,11 +40,13 @@ func (f *filterFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.filesFrom, "files-from", "", "")
 	fs.StringVar(&f.since, "since", "", "")
 	fs.StringVar(&f.until, "until", "", "")
+	fs.BoolVar(&f.skipUnknown, "skip-unknown", false, "")
 }
 
 // filter checks the flags and builds the filter; nil when none is given.
 func (f *filterFlags) filter() (*filter.Filter, error) {
-	flt := &filter.Filter{Include: f.include, Exclude: f.exclude, Exts: filter.ParseExts(f.ext), MaxDepth: f.maxDepth}
+	flt := &filter.Filter{Include: f.include, Exclude: f.exclude, Exts: filter.ParseExts(f.ext), MaxDepth: f.maxDepth,
+		SkipUnknown: f.skipUnknown}
 	for _, p := range append(append([]string(nil), f.include...), f.exclude...) {
 		if err := filter.CheckPattern(p); err != nil {
 			return nil, usagef("pattern %q: %s", p, err)

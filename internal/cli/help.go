@@ -129,6 +129,8 @@ reason in --json and the report; a file with no date never passes a date filter)
                        a time ago on the local clock: 7d, 2w, 36h, today, yesterday
       --until DATE     taken on or before DATE (the whole day, month or year named),
                        or before a time ago: --until 2w, taken over two weeks ago
+      --skip-unknown   files with no date stay where they are (counted and listed),
+                       instead of going to the unknown folder
 
 Output:
   Problems go to stderr as they happen (of many of one kind, the first 5,

@@ -1,6 +1,7 @@
 // Package filter decides which photos and videos an import leaves out:
 // by path (--include, --exclude, --ext, --max-depth), by size (--min-size,
-// --max-size), by kind (--kind) and by capture date (--since, --until).
+// --max-size), by kind (--kind) and by capture date (--since, --until,
+// --skip-unknown).
 // A file left out is counted and reported with the reason, never silently
 // dropped; a file with no capture date never passes a date filter.
 package filter
@@ -23,6 +24,7 @@ type Filter struct {
 	MaxDepth         int      // 1: only files directly in the source root; 0: no limit
 	MinSize, MaxSize int64    // bytes; 0: no limit
 	Since, Until     time.Time
+	SkipUnknown      bool // --skip-unknown: a file with no date stays where it is, not in the unknown folder
 	// Until is exclusive: a day given as "2021-12-31" is stored as the
 	// first instant of the next day.
 }
@@ -38,7 +40,7 @@ type File struct {
 // Active reports whether any rule is set.
 func (f *Filter) Active() bool {
 	return f != nil && (len(f.Include)+len(f.Exclude)+len(f.Exts)+len(f.Kinds) > 0 || f.Files != nil ||
-		f.MaxDepth > 0 || f.MinSize > 0 || f.MaxSize > 0 || !f.Since.IsZero() || !f.Until.IsZero())
+		f.MaxDepth > 0 || f.MinSize > 0 || f.MaxSize > 0 || !f.Since.IsZero() || !f.Until.IsZero() || f.SkipUnknown)
 }
 
 // Reject returns why file is left out, or "" when it is admitted.
@@ -97,6 +99,9 @@ func (f *Filter) byShape(file File, rel string) string {
 }
 
 func (f *Filter) byDate(file File) string {
+	if f.SkipUnknown && file.Taken.IsZero() {
+		return "no capture date: left where it is (--skip-unknown)"
+	}
 	if f.Since.IsZero() && f.Until.IsZero() {
 		return ""
 	}
