@@ -176,26 +176,13 @@ func progressText(p check.Progress, elapsed time.Duration) string {
 	if p.BytesTotal == 0 {
 		return s
 	}
-	s += fmt.Sprintf(", %s of %s read", bytesText(p.Bytes), bytesText(p.BytesTotal))
+	s += fmt.Sprintf(", %s of %s read", size(p.Bytes), size(p.BytesTotal))
 	if secs := elapsed.Seconds(); p.Bytes > 0 && secs > 1 {
 		rate := float64(p.Bytes) / secs
 		left := time.Duration(float64(p.BytesTotal-p.Bytes)/rate) * time.Second
-		s += fmt.Sprintf(", %s/s, %s left", bytesText(int64(rate)), left.Round(time.Second))
+		s += fmt.Sprintf(", %s/s, %s left", size(int64(rate)), left.Round(time.Second))
 	}
 	return s
-}
-
-func bytesText(n int64) string {
-	const unit = 1000
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
 }
 
 func (o *checkOutput) clearProgress() {
@@ -250,9 +237,9 @@ func summaryText(lib string, opt check.Options, st check.Stats) string {
 	fmt.Fprintf(&b, "%s: %d recorded files checked", lib, st.Files)
 	switch {
 	case opt.ReadData && opt.Subset.String() != "":
-		fmt.Fprintf(&b, ", %d read (slice %s, %s)", st.Read, opt.Subset, bytesText(st.Bytes))
+		fmt.Fprintf(&b, ", %d read (slice %s, %s)", st.Read, opt.Subset, size(st.Bytes))
 	case opt.ReadData:
-		fmt.Fprintf(&b, ", %d read (%s)", st.Read, bytesText(st.Bytes))
+		fmt.Fprintf(&b, ", %d read (%s)", st.Read, size(st.Bytes))
 	default:
 		b.WriteString(" by size and time (--read-data reads them)")
 	}

@@ -135,7 +135,8 @@ reason in --json and the report; a file with no date never passes a date filter)
 Output:
   Problems go to stderr as they happen (of many of one kind, the first 5,
   the rest counted in one line at the end; all with -v); a summary follows
-  at the end, then every failed path again in a short list. While
+  at the end (counts, the bytes transferred, the time and the rate), then
+  every failed path again in a short list. While
   a stage runs, a live progress line (what it does, files, files/s; for the
   copy bytes, MB/s and time left from the bytes) shows on a terminal, or a
   plain line every few seconds when stderr is a log. With

@@ -4,23 +4,24 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/pipeline"
 )
 
-func printSummary(w io.Writer, s pipeline.Summary, dest string) {
+func printSummary(w io.Writer, s pipeline.Summary, dest string, elapsed time.Duration) {
 	verb := "transferred"
 	if s.DryRun {
 		verb = "would transfer"
 	}
-	fmt.Fprintf(w, "\n%s: %d of %d files scanned are photos or videos", shown(dest), s.Media, s.Scanned)
+	fmt.Fprintf(w, "\n%s: %s of %s files scanned are photos or videos", shown(dest), group(s.Media), group(s.Scanned))
 	if s.Sidecars > 0 {
-		fmt.Fprintf(w, ", %d more are their sidecars", s.Sidecars)
+		fmt.Fprintf(w, ", %s more are their sidecars", group(s.Sidecars))
 	}
 	fmt.Fprintln(w)
 	row := func(label string, n int64) {
 		if n > 0 {
-			fmt.Fprintf(w, "  %-22s %8d\n", label, n)
+			fmt.Fprintf(w, "  %-22s %10s\n", label, group(n))
 		}
 	}
 	row(verb, s.Transferred-s.Renamed)
@@ -45,11 +46,30 @@ func printSummary(w io.Writer, s pipeline.Summary, dest string) {
 			if y == 0 {
 				label = "unknown"
 			}
-			parts = append(parts, fmt.Sprintf("%s: %d", label, s.PerYear[y]))
+			parts = append(parts, fmt.Sprintf("%s: %s", label, group(s.PerYear[y])))
 		}
 		fmt.Fprintf(w, "  by year: %s\n", strings.Join(parts, ", "))
+	}
+	if line := volumeLine(s, elapsed); line != "" {
+		fmt.Fprintln(w, "  "+line)
 	}
 	if s.DryRun {
 		fmt.Fprintln(w, "dry run: nothing was changed")
 	}
+}
+
+// volumeLine is rsync's --stats habit: the bytes the run transferred, how
+// long it took and the rate (the bytes it would transfer in a dry run).
+func volumeLine(s pipeline.Summary, elapsed time.Duration) string {
+	switch {
+	case s.Bytes <= 0:
+		return ""
+	case s.DryRun:
+		return "would transfer " + size(s.Bytes)
+	}
+	line := fmt.Sprintf("%s in %s", size(s.Bytes), elapsed.Round(time.Second/10))
+	if secs := elapsed.Seconds(); secs >= 0.1 {
+		line += fmt.Sprintf(", %s/s", size(int64(float64(s.Bytes)/secs)))
+	}
+	return line
 }

@@ -250,6 +250,7 @@ type printer struct {
 	prog  *progress // nil with --quiet
 	rep   *htmlReport
 	seen  *collapser
+	began time.Time // the summary's elapsed time counts from here
 	// Files dated only by their modification time, and those sent to the
 	// unknown folder because it looked like a copy's: the summary names them.
 	byModTime, doubted namesList
@@ -259,7 +260,7 @@ type printer struct {
 }
 
 func newPrinter(env Env, f sortFlags) *printer {
-	p := &printer{env: env, f: f, human: env.Stdout, seen: newCollapser(f.verbose)}
+	p := &printer{env: env, f: f, human: env.Stdout, seen: newCollapser(f.verbose), began: time.Now()}
 	if f.jsonOut {
 		p.enc = json.NewEncoder(env.Stdout)
 		p.human = env.Stderr
@@ -378,7 +379,7 @@ func (p *printer) finish(sum pipeline.Summary, dest string) {
 		}{"summary", sum})
 	}
 	if !p.f.quiet {
-		printSummary(p.human, sum, dest)
+		printSummary(p.human, sum, dest, time.Since(p.began))
 		p.byModTime.print(p.human, "dated by their modification time (check these)")
 		p.doubted.print(p.human, "sent to unknown: their modification time is not trusted (explain FILE says why; --mtime trusts a copy's)")
 		p.before.print(p.human, "imported before and since deleted or edited in the library, left out (--reimport brings them back)")
