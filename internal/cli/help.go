@@ -104,6 +104,9 @@ Flags:
                        (Linux: udisksctl or umount; macOS: diskutil eject); never
                        after a failure
       --report FILE    also write an HTML report of the run (or of the plan) to FILE
+      --log-file FILE  also append what -v prints, the warnings and the summary, each
+                       line stamped with its time, to FILE (for cron and the like; only
+                       to a log shoebox began, never inside a source or the library)
       --json           write one JSON object per file and a summary object to stdout
   -q, --quiet          print nothing but errors
   -v, --verbose        one line per file: source → destination and why (the date and

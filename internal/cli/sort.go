@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -26,6 +27,7 @@ const DefaultTemplate = "{year}/{year}-{month}-{day}/{name}{ext}"
 
 type sortFlags struct {
 	template, mode, unknown, videoTZ, tz, report string
+	logFile                                      string
 	dateTags                                     string // --date-tags: which date fields win
 	backup                                       string // --backup DIR: a second copy of every file transferred
 	backupFrom                                   string // the library config that set backup; "" when typed or unset
@@ -66,6 +68,7 @@ func (f *sortFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "")
 	fs.StringVar(&f.report, "report", "", "")
+	fs.StringVar(&f.logFile, "log-file", "", "")
 	fs.BoolVar(&f.checksum, "checksum", false, "")
 	fs.BoolVar(&f.reimport, "reimport", false, "")
 	fs.StringArrayVar(&f.shifts, "shift", nil, "") // repeatable
@@ -203,8 +206,13 @@ func runSort(ctx context.Context, env Env, f sortFlags, cfg pipeline.Config) err
 	if err != nil {
 		return err
 	}
+	lf, err := openLogFile(f.logFile, cfg.Sources, cfg.Dest)
+	if err != nil {
+		return err
+	}
+	defer closeLog(env, lf)
 	out := newPrinter(env, f)
-	out.rep = rep
+	out.rep, out.log = rep, lf
 	out.start(cfg)
 	cfg.Events = out.event
 	run, err := pipeline.Open(cfg)
@@ -249,6 +257,7 @@ type printer struct {
 	human io.Writer
 	prog  *progress // nil with --quiet
 	rep   *htmlReport
+	log   *logFile // --log-file; nil without
 	seen  *collapser
 	began time.Time // the summary's elapsed time counts from here
 	// Files dated only by their modification time, and those sent to the
@@ -278,6 +287,7 @@ func (p *printer) event(ev pipeline.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.rep.add(ev)
+	p.logEvent(ev)
 	p.noteModTime(ev)
 	if ev.Outcome == pipeline.OutImportedBefore {
 		p.before.add(ev.Src)
@@ -378,6 +388,11 @@ func (p *printer) finish(sum pipeline.Summary, dest string) {
 			pipeline.Summary
 		}{"summary", sum})
 	}
+	if p.log != nil {
+		var b bytes.Buffer
+		printSummary(&b, sum, dest, time.Since(p.began))
+		p.log.say(time.Now(), b.String())
+	}
 	if !p.f.quiet {
 		printSummary(p.human, sum, dest, time.Since(p.began))
 		p.byModTime.print(p.human, "dated by their modification time (check these)")
@@ -437,6 +452,8 @@ func (l *namesList) print(w io.Writer, title string) {
 // line (a library's config saying mode = "move"), before any file is touched.
 func (p *printer) start(cfg pipeline.Config) {
 	from := p.f.modeFrom
+	p.log.say(time.Now(), fmt.Sprintf("start: shoebox %s (mode %s from %s%s)", shown(strings.Join(cfg.Args, " ")),
+		cfg.Mode, shown(originName(from)), map[bool]string{true: ", dry run"}[cfg.DryRun]))
 	if p.enc != nil {
 		_ = p.enc.Encode(startLine{Type: "start", Mode: cfg.Mode.String(), ModeFrom: originName(from),
 			DryRun: cfg.DryRun, DeleteDuplicates: cfg.DeleteDuplicates, Dest: cfg.Dest, DestBytes: rawBytes(cfg.Dest)})
@@ -470,4 +487,33 @@ func originName(from string) string {
 		return "default"
 	}
 	return from
+}
+
+// logEvent appends to --log-file what -v prints for a file, and every
+// problem, warning, note and stage line, whatever -q says.
+func (p *printer) logEvent(ev pipeline.Event) {
+	if p.log == nil {
+		return
+	}
+	var b bytes.Buffer
+	switch {
+	case ev.Type == "op":
+		printVerbose(&b, ev)
+	case ev.Type == "stage":
+		b.WriteString(stageLine(ev))
+	case ev.Type == "problem", ev.Type == "warning", ev.Type == "info":
+		fmt.Fprintf(&b, "%s: %s", ev.Type, shown(ev.Reason))
+	}
+	if ev.Outcome == pipeline.OutFailed {
+		fmt.Fprintf(&b, "failed: %s", shown(ev.Reason))
+	}
+	p.log.say(time.Now(), b.String())
+}
+
+// closeLog closes --log-file; a log that could not be written is said
+// on stderr, and does not change how the run ended.
+func closeLog(env Env, l *logFile) {
+	if err := l.close(); err != nil {
+		fmt.Fprintf(env.Stderr, "shoebox: warning: %s; the log misses lines from there on\n", shown(sentence(err)))
+	}
 }
