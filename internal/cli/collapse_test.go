@@ -17,7 +17,7 @@ func TestRepeatedWarningsAndFailuresAreCollapsed(t *testing.T) {
 	base := t.TempDir()
 	src, lib := filepath.Join(base, "card"), filepath.Join(base, "lib")
 	for i := 0; i < 12; i++ {
-		writeFile(t, filepath.Join(src, fmt.Sprintf("BAD_%02d.JPG", i)), []byte(fmt.Sprintf("not a jpeg %d", i)), 0o644)
+		writeFile(t, filepath.Join(src, fmt.Sprintf("BAD_%02d.JPG", i)), []byte(fmt.Sprintf("\x00not a jpeg %d", i)), 0o644)
 	}
 	card(t, src, 7, 0) // dated July 2019
 	// lib/2019 is a link: the 7 dated photos fail, each with its path.

@@ -3,6 +3,8 @@ package meta
 import (
 	"bytes"
 	"encoding/binary"
+	"unicode"
+	"unicode/utf8"
 )
 
 // kindOf maps a format to its kind.
@@ -214,9 +216,42 @@ func (p *parse) fallbackFormat() string {
 		}
 	}
 	if f != "" && kindOf[f] != KindSidecar && p.in.size > 0 {
+		if p.looksLikeText() {
+			// A web page or a note saved under a photo's name: no camera
+			// writes text, so it is not media (left alone, with this reason).
+			p.warn("its content is text, not " + f)
+			return ""
+		}
 		p.warn("content does not look like " + f)
 	}
 	return f
+}
+
+// textSniff is how much of a file looksLikeText reads.
+const textSniff = 512
+
+// looksLikeText reports whether the file begins with text: valid UTF-8
+// (a rune cut at the end of the sample allowed) of printable characters
+// and white space, no NUL. A damaged photo does not: its bytes are binary,
+// or zeros where a card lost them. An unreadable file is not text either
+// (it stays the photo its name says, to fail at the transfer, reported).
+func (p *parse) looksLikeText() bool {
+	b := p.in.at(0, int(min(p.in.size, textSniff)))
+	if len(b) == 0 {
+		return false
+	}
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return len(b) == textSniff && !utf8.FullRune(b[i:])
+		case r == '\t' || r == '\n' || r == '\r' || r == '\f':
+		case !unicode.IsPrint(r) && !unicode.IsSpace(r):
+			return false
+		}
+		i += size
+	}
+	return true
 }
 
 // tiffFlavour tells TIFF-based raw formats apart: Canon marks CR2 in the

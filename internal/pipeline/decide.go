@@ -76,7 +76,7 @@ func DecideWith(path string, opt meta.Options, o DecideOptions) (Decision, error
 	d := Decision{Info: self.Info}
 	switch {
 	case !isMedia(self.Info.Kind) && self.Info.Kind != meta.KindSidecar:
-		return d.ignored("not a photo or video"), nil
+		return d.ignored(notMedia(self.Info)), nil
 	case self.File.Size == 0:
 		return d.ignored("empty file (0 bytes): nothing to sort"), nil
 	}
@@ -316,4 +316,14 @@ func joinLive(all []fileInfo, own string) []fileInfo {
 		}
 	}
 	return members
+}
+
+// notMedia is why a file that is neither a photo, a video nor a sidecar is
+// left alone, with what its content is when its name claimed a photo (a
+// web page saved as IMG_1.jpg: "its content is text, not jpeg").
+func notMedia(in meta.Info) string {
+	if in.Warning != "" {
+		return "not a photo or video: " + in.Warning
+	}
+	return "not a photo or video"
 }

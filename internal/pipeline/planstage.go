@@ -257,7 +257,7 @@ func (r *Run) admit(fi fileInfo) (ok, leftOut bool, err error) {
 		r.sum.Sidecars++
 		return true, false, nil
 	default:
-		r.ignore(fi, "not a photo or video")
+		r.ignore(fi, notMedia(fi.Info))
 		return false, false, nil
 	}
 	if fi.File.Size == 0 {

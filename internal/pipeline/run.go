@@ -270,12 +270,35 @@ func (r *Run) resolvePaths() error {
 		}
 		// Checked before anything is created, so a mistyped source leaves no
 		// empty library behind.
-		if _, err := os.Stat(abs); err != nil {
+		st, err := os.Stat(abs)
+		if err != nil {
 			return fmt.Errorf("source %s: %w", quote.Path(s), unwrapPath(err))
+		}
+		if err := r.canMoveFrom(abs, st); err != nil {
+			return err
 		}
 		r.sources = append(r.sources, abs)
 	}
 	return r.resolveBackup()
+}
+
+// canMoveFrom refuses a move out of a source whose files cannot be
+// removed (no write permission, a read-only mount: a card's lock switch)
+// before anything is copied, in one sentence rather than one failure per
+// file. An archive source is refused a move on its own terms.
+func (r *Run) canMoveFrom(abs string, st os.FileInfo) error {
+	if r.cfg.Mode != transfer.Move || (st.Mode().IsRegular() && archive.Is(abs)) {
+		return nil
+	}
+	dir := abs
+	if !st.IsDir() {
+		dir = filepath.Dir(abs)
+	}
+	if err := fsx.CanRemoveFrom(dir); err != nil {
+		return fmt.Errorf("%w: --mode move cannot remove files from the source %s: %v; use --mode copy to leave them there",
+			ErrConfig, quote.Path(dir), fsx.Bare(err))
+	}
+	return nil
 }
 
 // resolveBackup checks --backup: a mode that copies bytes (copy, move,
