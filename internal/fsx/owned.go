@@ -114,6 +114,12 @@ func isSeparator(r rune) bool { return r < 0x80 && os.IsPathSeparator(uint8(r)) 
 // called .shoebox.
 var stateMarks = []string{"lock", "journal", "index", "imports", "config.toml"}
 
+// IsLibraryState reports whether path is a library's state folder: named
+// exactly as shoebox makes it, in a folder that IsLibrary.
+func IsLibraryState(path string) bool {
+	return filepath.Base(path) == layout.StateDirName && IsLibrary(filepath.Dir(path))
+}
+
 // IsLibrary reports whether dir is a shoebox library: it holds a state
 // folder that is a real folder (never a link: shoebox keeps its state only
 // in one) with at least one of shoebox's own entries in it.
