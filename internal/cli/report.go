@@ -26,7 +26,9 @@ type htmlReport struct {
 // newHTMLReport checks the report's path before the run starts, so a
 // typo is found in a second rather than after hours of copying, and so a
 // report can never take the place of a photo: it is refused inside any
-// source and inside the library, and over anything but an earlier report.
+// source, inside the library, inside any library's state folder (whose
+// stores delete what they take for theirs), and over anything but an
+// earlier report.
 // It returns nil when no report was asked for.
 func newHTMLReport(path string, sources []string, dest string) (*htmlReport, error) {
 	if path == "" {
@@ -49,6 +51,9 @@ func newHTMLReport(path string, sources []string, dest string) (*htmlReport, err
 	}
 	if fsx.Within(abs, dest) {
 		return nil, usagef("--report %s is inside the library %s: a report is never written among its photos or its state; put it beside the library instead", quote.Path(path), quote.Path(dest))
+	}
+	if err := fsx.OutsideState("--report", path); err != nil {
+		return nil, usagef("%s", err)
 	}
 	if err := reportpage.Replaceable(abs); err != nil {
 		if errors.Is(err, reportpage.ErrNotReport) {

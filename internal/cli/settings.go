@@ -117,6 +117,9 @@ func checkConfiguredBackup(f sortFlags) error {
 	if f.backupFrom == "" {
 		return nil
 	}
+	if state, ok := fsx.StateFolderOf(f.backup); ok {
+		return usagef("%s", &fsx.InsideStateError{What: "backup folder", Path: f.backup, Origin: shown(f.backupFrom), State: state})
+	}
 	fi, err := os.Stat(f.backup)
 	switch {
 	case errors.Is(err, iofs.ErrNotExist):

@@ -47,6 +47,19 @@ func Reserved(seg string) bool {
 	return (strings.HasPrefix(k, ".") && strings.Contains(k, StateDirName)) || shortAliasOfState(k)
 }
 
+// IsStateDirName reports whether a path segment names a library's state
+// folder as some filesystem would open it: ".shoebox" compared as Reserved
+// compares (any case, trailing dots and spaces, other Unicode forms) or an
+// 8.3 alias of it. Narrower than Reserved: a folder such as
+// ".shoebox-archive" is a user's, and a library may be made in it.
+func IsStateDirName(seg string) bool {
+	if !mayBeReserved(seg) {
+		return false
+	}
+	k := reservedKey(seg)
+	return k == StateDirName || shortAliasOfState(k)
+}
+
 // mayBeReserved is the fast path: a reserved key either contains "~" (an
 // 8.3 alias) or starts with a dot, so only names with a tilde, or whose
 // first character that the key keeps is a dot in some form (".", "．",

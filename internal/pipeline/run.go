@@ -260,6 +260,9 @@ func (r *Run) resolvePaths() error {
 		return fmt.Errorf("destination %s: %w", quote.Path(r.cfg.Dest), err)
 	}
 	r.dest = dest
+	if err := fsx.OutsideState("the library", r.cfg.Dest); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
 	for _, s := range r.cfg.Sources {
 		abs, err := filepath.Abs(s)
 		if err != nil {
@@ -318,6 +321,9 @@ func (r *Run) resolveBackup() error {
 	abs, err := filepath.Abs(r.cfg.Backup)
 	if err != nil {
 		return fmt.Errorf("--backup %s: %w", quote.Path(r.cfg.Backup), err)
+	}
+	if err := fsx.OutsideState("--backup", r.cfg.Backup); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	// By name and by identity, each way round: a link, a bind mount or
 	// another spelling of a name does not make a folder apart.

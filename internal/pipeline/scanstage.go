@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/scan"
 )
 
@@ -32,6 +33,7 @@ func (r *Run) Scan(ctx context.Context) error {
 		}
 		return nil
 	}
+	r.warnLibraryInSource()
 	err := r.scanSources(ctx, emit)
 	if ferr := w.Flush(); err == nil && ferr != nil {
 		err = fmt.Errorf("record scanned files: %w", ferr)
@@ -74,7 +76,36 @@ func (r *Run) scanOptions() scan.Options {
 		Hidden:      r.cfg.Hidden,
 		Exclude:     r.excluded(),
 		Workers:     r.cfg.Workers,
+		Library:     r.warnNestedLibrary,
 	}
+}
+
+// warnNestedLibrary says that a shoebox library met inside a source was
+// left out: its files are another library's copies, and sorting them
+// would take them for originals (and, in move mode, empty that library).
+func (r *Run) warnNestedLibrary(dir string) {
+	r.emit(Event{Type: "warning", Stage: "scan", Src: dir,
+		Reason: fmt.Sprintf("%s is a shoebox library: its files are not sorted again; give it as a source on its own to merge it", quote.Path(dir))})
+}
+
+// warnLibraryInSource says, before the scan, that the library lies inside
+// a source and is left out of it: the same words on every run, before the
+// library exists and after.
+func (r *Run) warnLibraryInSource() {
+	if src := r.sourceHoldingLibrary(); src != "" {
+		r.emit(Event{Type: "warning", Stage: "scan", Src: r.dest,
+			Reason: fmt.Sprintf("the library %s is inside the source %s: its files are not sorted again", quote.Path(r.dest), quote.Path(src))})
+	}
+}
+
+// sourceHoldingLibrary is the first source the library lies inside, or "".
+func (r *Run) sourceHoldingLibrary() string {
+	for _, s := range r.sources {
+		if within(r.dest, s) {
+			return s
+		}
+	}
+	return ""
 }
 
 // excluded keeps the walk out of the library when the library lies inside a
@@ -82,11 +113,8 @@ func (r *Run) scanOptions() scan.Options {
 // shoebox's own state.
 func (r *Run) excluded() []string {
 	ex := []string{StateDir(r.dest)}
-	for _, s := range r.sources {
-		if within(r.dest, s) {
-			ex = append(ex, r.dest)
-			break
-		}
+	if r.sourceHoldingLibrary() != "" {
+		ex = append(ex, r.dest)
 	}
 	return ex
 }

@@ -39,6 +39,12 @@ type Options struct {
 	Exclude []string
 	// Workers is how many directories are read concurrently; <= 0 means 4.
 	Workers int
+	// Library is told of each folder below a root that is a shoebox
+	// library (fsx.IsLibrary), which the walk does not enter: its files
+	// are copies already sorted, not originals. A library given as a
+	// root is walked (a merge), without its state folder. Called from
+	// Walk's goroutine, like report; nil: nobody is told.
+	Library func(dir string)
 }
 
 // Problem is one path the walk could not handle. The walk goes on after it.
@@ -65,7 +71,7 @@ func (p Problem) Unwrap() error { return p.Err }
 type Stats struct {
 	Dirs     int64 // directories read
 	Files    int64 // files emitted
-	Skipped  int64 // entries left out on purpose: hidden/clutter, excluded, unfollowed links, special files, duplicates
+	Skipped  int64 // entries left out on purpose: hidden/clutter, excluded, libraries, unfollowed links, special files, duplicates
 	Links    int64 // symlinks met, followed or not
 	Problems int64 // problems reported
 }
@@ -122,6 +128,11 @@ func (w *walker) consume(ctx context.Context, cancel context.CancelFunc, emit fu
 	for msg := range w.out {
 		if emitErr != nil {
 			continue // drain so the readers can finish
+		}
+		for _, dir := range msg.libraries {
+			if w.opt.Library != nil {
+				w.opt.Library(dir)
+			}
 		}
 		for _, p := range msg.problems {
 			w.stats.Problems++

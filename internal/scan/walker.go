@@ -8,6 +8,8 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+
+	"github.com/shoebox-photos/shoebox/internal/fsx"
 )
 
 const (
@@ -22,8 +24,9 @@ const (
 
 // message carries files and problems from readers to the single consumer.
 type message struct {
-	files    []File
-	problems []Problem
+	files     []File
+	problems  []Problem
+	libraries []string // folders left out as shoebox libraries (Options.Library)
 }
 
 // fileID identifies a file or directory on this machine.
@@ -263,7 +266,30 @@ func (w *walker) openDir(t dirTask) (*os.File, *ancestor, bool) {
 		}
 		return nil, nil, false
 	}
+	if w.leaveLibrary(t) {
+		f.Close()
+		return nil, nil, false
+	}
 	return f, &ancestor{id: id, up: t.parents}, true
+}
+
+// leaveLibrary reports whether t is a shoebox library met below a root,
+// which is not entered (and said so), or a library's state folder, never
+// sorted even with --hidden. A library named as a root is walked: that
+// is how one library is merged into another.
+func (w *walker) leaveLibrary(t dirTask) bool {
+	switch {
+	case t.isRoot:
+		return false
+	case fsx.IsLibraryState(t.path):
+		w.count.skipped.Add(1)
+		return true
+	case fsx.IsLibrary(t.path):
+		w.count.skipped.Add(1)
+		w.send(message{libraries: []string{t.path}})
+		return true
+	}
+	return false
 }
 
 func (w *walker) refuseDir(t dirTask, id fileID) string {
