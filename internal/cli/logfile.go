@@ -54,11 +54,14 @@ func openLogFile(path string, sources []string, dest string) (*logFile, error) {
 	return appendLogFile(path, abs, st)
 }
 
-// outsideSortedFiles refuses a file shoebox writes (a log, a report) in a
-// source or in the library: it would be sorted, or sit among the photos.
+// outsideSortedFiles is the one rule for where a file shoebox writes
+// beside a run (a log, a report) may go: a file, in a folder that exists,
+// never in a source or in the library (it would be sorted, or sit among
+// the photos), nor inside any library's state folder (whose stores delete
+// what they take for theirs).
 func outsideSortedFiles(flag, typed, abs string, sources []string, dest string) error {
 	if st, err := os.Stat(abs); err == nil && st.IsDir() {
-		return usagef("%s %s is a folder; give a file name", flag, quote.Path(typed))
+		return usagef("%s %s is a folder; give a file name such as %s", flag, quote.Path(typed), quote.Path(filepath.Join(typed, flagExample[flag])))
 	}
 	if st, err := os.Stat(filepath.Dir(abs)); err != nil || !st.IsDir() {
 		return usagef("%s %s: folder %s does not exist; create it or pick another place", flag, quote.Path(typed), quote.Path(filepath.Dir(abs)))
@@ -69,10 +72,16 @@ func outsideSortedFiles(flag, typed, abs string, sources []string, dest string) 
 		}
 	}
 	if fsx.Within(abs, dest) {
-		return usagef("%s %s is inside the library %s: shoebox never writes its own files among its photos; put it beside the library instead", flag, quote.Path(typed), quote.Path(dest))
+		return usagef("%s %s is inside the library %s: shoebox never writes its own files among its photos or its state; put it beside the library instead", flag, quote.Path(typed), quote.Path(dest))
+	}
+	if err := fsx.OutsideState(flag, typed); err != nil {
+		return usagef("%s", err)
 	}
 	return nil
 }
+
+// flagExample names the kind of file each flag writes, for the hint.
+var flagExample = map[string]string{"--report": "plan.html", "--log-file": "run.log"}
 
 func createLogFile(typed, abs string) (*logFile, error) {
 	f, err := os.OpenFile(abs, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)

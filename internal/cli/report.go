@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/pipeline"
 	"github.com/shoebox-photos/shoebox/internal/quote"
 	reportpage "github.com/shoebox-photos/shoebox/internal/report" // cli.report is the exit-code function
@@ -38,22 +36,8 @@ func newHTMLReport(path string, sources []string, dest string) (*htmlReport, err
 	if err != nil {
 		return nil, usagef("--report %s: %s", quote.Path(path), err)
 	}
-	if st, err := os.Stat(abs); err == nil && st.IsDir() {
-		return nil, usagef("--report %s is a folder; give a file name such as %s", quote.Path(path), filepath.Join(path, "plan.html"))
-	}
-	if st, err := os.Stat(filepath.Dir(abs)); err != nil || !st.IsDir() {
-		return nil, usagef("--report %s: folder %s does not exist; create it or pick another place", quote.Path(path), quote.Path(filepath.Dir(abs)))
-	}
-	for _, root := range sources {
-		if fsx.Within(abs, root) {
-			return nil, usagef("--report %s is inside the source %s: a report is never written among the files being sorted; put it elsewhere", quote.Path(path), quote.Path(root))
-		}
-	}
-	if fsx.Within(abs, dest) {
-		return nil, usagef("--report %s is inside the library %s: a report is never written among its photos or its state; put it beside the library instead", quote.Path(path), quote.Path(dest))
-	}
-	if err := fsx.OutsideState("--report", path); err != nil {
-		return nil, usagef("%s", err)
+	if err := outsideSortedFiles("--report", path, abs, sources, dest); err != nil {
+		return nil, err
 	}
 	if err := reportpage.Replaceable(abs); err != nil {
 		if errors.Is(err, reportpage.ErrNotReport) {
