@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -32,41 +33,14 @@ func SaveLibrary(dest string, s Settings) error {
 	return writeAtomic(path, buf.Bytes())
 }
 
-// writeAtomic writes data to a temporary file beside path, syncs it,
-// renames it over path and syncs the directory so the rename is durable.
-func writeAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".config-*.toml")
+// writeAtomic replaces path with data, whole or not at all (fsx.WriteFile).
+func writeAtomic(path string, data []byte) error {
+	err := fsx.WriteFile(fsx.OS, path, 0o644, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}, func(string) error { return nil })
 	if err != nil {
 		return fmt.Errorf("save config %s: %w", quote.Path(path), err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("save config %s: write %s: %w", quote.Path(path), quote.Path(tmp.Name()), err)
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("save config %s: %w", quote.Path(path), err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("save config %s: sync: %w", quote.Path(path), err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("save config %s: close: %w", quote.Path(path), err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("save config %s: %w", quote.Path(path), err)
-	}
-	return syncDir(dir)
-}
-
-func syncDir(dir string) error {
-	if err := fsx.SyncDir(dir); err != nil { // the seam's: Windows has no directory fsync
-		return fmt.Errorf("sync directory %s: %w", quote.Path(dir), err)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
 	_ "embed"
 	"errors"
@@ -10,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
@@ -111,54 +109,8 @@ func (c *Collector) Write(path string, run Run, sum pipeline.Summary) error {
 	return nil
 }
 
-func writeAtomic(path string, fill func(io.Writer) error) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".shoebox-report-*.tmp") // O_CREATE|O_EXCL: always a new file
-	if err != nil {
-		return err
-	}
-	published := false
-	defer func() {
-		if !published {
-			tmp.Close()
-			os.Remove(tmp.Name()) // ours: created just now by O_EXCL, not yet renamed
-		}
-	}()
-	if err := fillFile(tmp, fill); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := publish(tmp.Name(), path); err != nil {
-		return err
-	}
-	published = true
-	return fsx.OS.SyncDir(dir)
-}
-
-// publish renames the finished temp to path: with no-replace when nothing
-// is there, else only over a report shoebox wrote.
-func publish(tmp, path string) error {
-	if err := Replaceable(path); err != nil {
-		return err
-	}
-	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-		return fsx.OS.RenameNoReplace(tmp, path)
-	}
-	return os.Rename(tmp, path)
-}
-
-func fillFile(f *os.File, fill func(io.Writer) error) error {
-	w := bufio.NewWriterSize(f, 64<<10)
-	if err := fill(w); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil { // CreateTemp makes it 0600; a report is for sharing
-		return err
-	}
-	return f.Sync()
+// writeAtomic puts the page in place whole, over an earlier report only
+// (Replaceable, asked again just before the rename).
+func writeAtomic(path string, fill func(io.Writer) error) error {
+	return fsx.WriteFile(fsx.OS, path, 0o644, fill, Replaceable)
 }
