@@ -19,7 +19,7 @@ import (
 // Memory: a stream holds flate's 32 KiB window, its tables and a 64 KiB
 // read buffer, about 110 KiB; at most keptStreams idle ones per archive,
 // plus one per member being read (bounded by the workers). Disk: none.
-const keptStreams = 4
+const keptStreams = 8
 
 // gzipStreams are an archive's idle inflating streams.
 type gzipStreams struct {
@@ -94,4 +94,20 @@ func (g *gzipStreams) put(s *gzipStream) {
 		g.idle = append(g.idle[:0], g.idle[1:]...)
 	}
 	g.idle = append(g.idle, s)
+}
+
+// Passes is how many times reads of a tgz's members inflated it from its
+// start (the indexing pass not counted); 0 for a zip or a plain tar.
+func (a *Archive) Passes() int {
+	a.gz.mu.Lock()
+	defer a.gz.mu.Unlock()
+	return a.gz.restarts
+}
+
+// StreamOffset is where m's bytes begin in its archive's stream, and
+// sequential is true when reading members out of that order costs a pass
+// over the archive (a tgz): a caller reading many members reads them in
+// order of StreamOffset.
+func (m *Member) StreamOffset() (off int64, sequential bool) {
+	return m.at, m.zf == nil && m.a.format == "tgz"
 }
