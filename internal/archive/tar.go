@@ -56,13 +56,13 @@ func (a *Archive) indexTar() error {
 			break
 		}
 		if err != nil {
-			return a.damaged(err, last)
+			return a.damaged(err, "after member", last)
 		}
 		last = hdr.Name
 		name, skip, err := a.tarMemberName(hdr, counted.n)
 		if err != nil {
 			if errors.Is(err, ErrPastTheEnd) {
-				return a.damaged(err, hdr.Name)
+				return a.damaged(err, "at member", hdr.Name)
 			}
 			a.refuse(hdr.Name, err)
 			continue
@@ -72,7 +72,7 @@ func (a *Archive) indexTar() error {
 		}
 		crc, err := crcOf(tr)
 		if err != nil {
-			return a.damaged(err, hdr.Name)
+			return a.damaged(err, "in member", hdr.Name)
 		}
 		if seen[name] {
 			dup[name] = true
@@ -164,9 +164,10 @@ func isSparse(hdr *tar.Header) bool {
 	return false
 }
 
-// damaged is the error for a tar stream that breaks off, naming the last
-// member reached.
-func (a *Archive) damaged(err error, member string) error {
+// damaged is the error for a tar stream that breaks off, saying where:
+// "in member", "at member" (its header) or "after member" the last one
+// read.
+func (a *Archive) damaged(err error, where, member string) error {
 	if errors.Is(err, ErrGzipBomb) || errors.Is(err, ErrCorrupt) {
 		return err
 	}
@@ -176,7 +177,7 @@ func (a *Archive) damaged(err error, member string) error {
 	if member == "" {
 		return err
 	}
-	return fmt.Errorf("%w, at member %s", err, quote.Path(member))
+	return fmt.Errorf("%w, %s %s", err, where, quote.Path(member))
 }
 
 func crcOf(r io.Reader) (uint32, error) {
