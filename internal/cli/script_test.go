@@ -3,8 +3,8 @@ package cli
 import (
 	"archive/tar"
 	"archive/zip"
-	"compress/gzip"
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
