@@ -13,12 +13,16 @@ import (
 // per member, O(n²) in all; instead the streams a read leaves behind are
 // kept, each at the offset where it stopped, and a read takes the one
 // nearest behind its member and skips forward. Members asked for in about
-// archive order (the scan emits them so) then cost about one pass per
-// stage. A read behind every kept stream starts a new one.
+// archive order then cost about one pass per reading worker: the scan
+// emits them in that order, and the transfer stage copies a tgz's members
+// in it (pipeline.tgzGroups). A read behind every kept stream starts a
+// new one. Eight kept streams cover the default workers' copies and
+// their verification.
 //
 // Memory: a stream holds flate's 32 KiB window, its tables and a 64 KiB
-// read buffer, about 110 KiB; at most keptStreams idle ones per archive,
-// plus one per member being read (bounded by the workers). Disk: none.
+// read buffer, about 105 KiB measured; at most keptStreams idle ones per
+// archive, plus one per member being read (bounded by the workers). Disk:
+// none.
 const keptStreams = 8
 
 // gzipStreams are an archive's idle inflating streams.
