@@ -37,7 +37,7 @@ var (
 	ErrDuplicate   = errors.New("the archive holds two members of this name; neither is imported, as which one is meant cannot be known")
 	ErrBomb        = errors.New("it declares far more bytes than its compressed size could hold in a photo or video (a zip bomb?)")
 	ErrTooLarge    = errors.New("it declares a size over 1 TiB")
-	ErrNotArchive  = errors.New("not an archive shoebox reads (.zip)")
+	ErrNotArchive  = errors.New("not an archive shoebox reads (.zip, .tar, .tgz or .tar.gz)")
 	ErrReadOnly    = errors.New("archive members are read-only")
 	ErrFarSeek     = errors.New("cannot read that far into a compressed member out of order")
 	ErrNotInSource = errors.New("no such member in the archive")
@@ -64,6 +64,10 @@ func formatOf(path string) string {
 	switch {
 	case strings.HasSuffix(low, ".zip"):
 		return "zip"
+	case strings.HasSuffix(low, ".tar"):
+		return "tar"
+	case strings.HasSuffix(low, ".tgz"), strings.HasSuffix(low, ".tar.gz"):
+		return "tgz"
 	}
 	return ""
 }
@@ -81,6 +85,7 @@ type Member struct {
 	ModTime time.Time
 	CRC     uint32 // CRC-32 as declared (zip), or computed while indexing (tar)
 	zf      *zip.File
+	at      int64 // tar: offset of the member's bytes in the (inflated) tar stream
 	a       *Archive
 }
 
@@ -119,6 +124,7 @@ type Archive struct {
 	members  map[string]*Member
 	order    []*Member
 	problems []Problem
+	gz       gzipStreams // tgz: the streams reads left open
 }
 
 // Open opens the archive at path and reads its index: for a zip, the

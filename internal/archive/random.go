@@ -11,8 +11,8 @@ import (
 // header reader gets an error and dates the file from what it has.
 const maxSkip = 256 << 20
 
-// randomReader gives a member's bytes by offset. A stored zip member is
-// read in place from the archive file; a compressed one is inflated from
+// randomReader gives a member's bytes by offset. A stored zip member or
+// a plain tar's is read in place from the archive file; a compressed one is inflated from
 // its start, forward only, and reopened when a read goes back.
 type randomReader struct {
 	stream io.ReadCloser
@@ -36,8 +36,7 @@ func (r *randomReader) readAt(m *Member, p []byte, off int64) (int, error) {
 	if off >= m.Size {
 		return 0, io.EOF
 	}
-	if m.zf != nil && m.zf.Method == zip.Store {
-		start, err := m.zf.DataOffset()
+	if start, ok, err := m.inPlace(); ok || err != nil {
 		if err != nil {
 			return 0, m.problem(err)
 		}
@@ -86,4 +85,17 @@ func (r *randomReader) close() {
 		r.stream.Close()
 		r.stream = nil
 	}
+}
+
+// inPlace is where the member's bytes lie as they are in the archive
+// file, when they do: a stored zip member, any member of a plain tar.
+func (m *Member) inPlace() (start int64, ok bool, err error) {
+	switch {
+	case m.zf != nil && m.zf.Method == zip.Store:
+		start, err := m.zf.DataOffset()
+		return start, true, err
+	case m.zf == nil && m.a.format == "tar":
+		return m.at, true, nil
+	}
+	return 0, false, nil
 }

@@ -36,7 +36,9 @@ Copies (or moves, or links) every photo and video found under each SRC into
 DEST, at a path made from its capture date. Nothing is ever overwritten: a
 file identical to the one already at its target is skipped, a different one
 gets a "-1", "-2"... suffix. A killed run leaves no half-written file, and the
-same command run again finishes the job.
+same command run again finishes the job. A SRC may be a .zip, .tar, .tgz or
+.tar.gz file: its members are sorted without extracting it (--mode copy or
+reflink only; docs/archives.md).
 
 The capture date comes from the file's own metadata (EXIF, IPTC, XMP,
 QuickTime/MP4, maker records), else a date in its name (IMG_20190704_153000,

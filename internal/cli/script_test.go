@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"archive/tar"
 	"archive/zip"
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,6 +39,7 @@ func TestScripts(t *testing.T) {
 			"writefile": writeFileCmd,
 			"flipbyte":  flipByte,
 			"mkzip":     mkzip,
+			"mktar":     mktar,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "wine" { // a Wine limitation, not Windows behaviour: docs/platforms.md
@@ -220,4 +223,61 @@ func mkzip(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Check(zw.Close())
 	ts.Check(os.WriteFile(mkdirFor(ts, args[0]), buf.Bytes()[:buf.Len()-cut], 0o644))
+}
+
+// mktar TAR [cut=N] ENTRY... writes a tar, gzip'd when TAR ends in .tgz
+// or .tar.gz: each ENTRY is NAME=FILE (the member NAME, as given, with
+// FILE's bytes and mtime; a NAME may come twice), symlink:NAME=TARGET or
+// fifo:NAME. cut=N drops the file's last N bytes (a download cut short).
+func mktar(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: mktar TAR [cut=N] NAME=FILE|symlink:NAME=TARGET|fifo:NAME...")
+	}
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	cut := 0
+	for _, a := range args[1:] {
+		if v, ok := strings.CutPrefix(a, "cut="); ok {
+			n, err := strconv.Atoi(v)
+			ts.Check(err)
+			cut = n
+			continue
+		}
+		ts.Check(writeTarEntry(ts, tw, a))
+	}
+	ts.Check(tw.Close())
+	data := buf.Bytes()
+	if !strings.HasSuffix(args[0], ".tar") {
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		_, err := zw.Write(data)
+		ts.Check(err)
+		ts.Check(zw.Close())
+		data = gz.Bytes()
+	}
+	ts.Check(os.WriteFile(mkdirFor(ts, args[0]), data[:len(data)-cut], 0o644))
+}
+
+func writeTarEntry(ts *testscript.TestScript, tw *tar.Writer, spec string) error {
+	if name, ok := strings.CutPrefix(spec, "fifo:"); ok {
+		return tw.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeFifo, Mode: 0o644})
+	}
+	link, isLink := strings.CutPrefix(spec, "symlink:")
+	if isLink {
+		name, target, _ := strings.Cut(link, "=")
+		return tw.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeSymlink, Linkname: target, Mode: 0o777})
+	}
+	name, file, ok := strings.Cut(spec, "=")
+	if !ok {
+		ts.Fatalf("mktar: %q is not NAME=FILE", spec)
+	}
+	data, err := os.ReadFile(ts.MkAbs(file))
+	ts.Check(err)
+	info, err := os.Stat(ts.MkAbs(file))
+	ts.Check(err)
+	if err := tw.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeReg, Mode: 0o644, Size: int64(len(data)), ModTime: info.ModTime()}); err != nil {
+		return err
+	}
+	_, err = tw.Write(data)
+	return err
 }

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/shoebox-photos/shoebox/internal/archive"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/meta"
@@ -129,8 +131,18 @@ func (r *Run) transferring() string {
 // worker even once the run is stopping: the worker hands it back as not
 // attempted, so each planned file is accounted for exactly once (a stop
 // must not lose the count of the files it left undone).
+//
+// Groups read from a tgz are held back and sent last, in the order of
+// their members in the archive's stream (tgzGroups).
 func (r *Run) readGroups(jobs chan<- []opRecord) error {
 	var group []opRecord
+	var held tgzGroups
+	send := func() {
+		if !held.hold(r.archives, group) {
+			jobs <- group
+		}
+		group = nil
+	}
 	err := r.st.Scan(keyOp, func(k, v []byte) error {
 		d := newDec(v)
 		o := getOp(d)
@@ -138,16 +150,57 @@ func (r *Run) readGroups(jobs chan<- []opRecord) error {
 			return d.Err()
 		}
 		if len(group) > 0 && group[0].Seq != o.Seq {
-			jobs <- group
-			group = nil
+			send()
 		}
 		group = append(group, o)
 		return nil
 	})
 	if len(group) > 0 {
-		jobs <- group
+		send()
 	}
+	held.send(jobs)
 	return err
+}
+
+// tgzGroups are the groups that read members of a tgz. A tgz cannot
+// seek: a member read behind every stream the archive keeps open costs a
+// pass over the archive from its start, so copying in plan order (by
+// date) would cost about a pass per member. Sent in stream order, the
+// copies (and their verification) cost about one pass in all. Holding
+// them costs memory in proportion to the archive's index, which is held
+// already.
+type tgzGroups struct {
+	groups  [][]opRecord
+	offsets []int64
+}
+
+func (h *tgzGroups) hold(set *archive.Set, group []opRecord) bool {
+	first, found := int64(-1), false
+	for _, o := range group {
+		m, _ := set.Lookup(o.Src)
+		if m == nil {
+			continue
+		}
+		if off, sequential := m.StreamOffset(); sequential && (!found || off < first) {
+			first, found = off, true
+		}
+	}
+	if found {
+		h.groups = append(h.groups, group)
+		h.offsets = append(h.offsets, first)
+	}
+	return found
+}
+
+func (h *tgzGroups) send(jobs chan<- []opRecord) {
+	order := make([]int, len(h.groups))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return h.offsets[order[a]] < h.offsets[order[b]] })
+	for _, i := range order {
+		jobs <- h.groups[i]
+	}
 }
 
 // Batches: each worker writes the temps of up to batchFiles files (or
