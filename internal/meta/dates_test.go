@@ -29,6 +29,9 @@ func TestDateClasses(t *testing.T) {
 		{"mwg-synced.jpg", "2002-03-04 05:06:07", tagXMPCreated, "XMP comes before IPTC"},
 		{"mwg-iptc-changed.jpg", "2005-06-07 00:00:00", tagIPTCCreated, "the IPTC was changed after the XMP"},
 		{"mwg-digital-changed.jpg", "2009-01-02 00:00:00", tagIPTCDigital, "the IPTC was changed after the XMP"},
+		// A print dated by its owner with a year, or a year and month.
+		{"mwg-year-only.jpg", "1975-01-01 00:00:00", tagXMPCreated, "only the year is given: filed on its first day"},
+		{"mwg-year-month.jpg", "1975-06-01 00:00:00", tagXMPCreated, "only the year and month are given"},
 		{"xmp-modify-only.jpg", "2019-10-11 12:13:14", "XMP-xmp:ModifyDate", "the last edit"},
 		{"xmp-modify-exif.jpg", "2018-01-02 03:04:05", tagModify, "used"},
 		// A damaged time keeps its day.

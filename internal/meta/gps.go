@@ -190,7 +190,7 @@ func offsetText(off int) string {
 // instant.
 func (p *parse) assumeZone(used int) {
 	d, loc := &p.info.Date, p.r.opt.PhotoTZ
-	if loc == nil || d.HasOffset || d.IsZero() || d.TimeLost != "" || p.info.Kind != KindPhoto {
+	if loc == nil || d.HasOffset || d.IsZero() || d.TimeLost != "" || d.Partial != "" || p.info.Kind != KindPhoto {
 		return
 	}
 	w := d.Wall

@@ -80,6 +80,11 @@ type Date struct {
 	// second 88, a stray byte for a digit) though its day was sound:
 	// Wall is then that day at midnight, with no offset.
 	TimeLost string
+	// Partial says which parts an XMP date leaves out ("only the year is
+	// given"): ISO 8601 lets it give a year, or a year and month (a
+	// scanned print dated "1975" by its owner). Wall is then the first day
+	// of that year or month at midnight, with no offset.
+	Partial string
 	// Shift is how far --shift moved Wall (the camera's clock was off);
 	// ShiftRule the rule as typed, "" when none applied.
 	Shift     time.Duration

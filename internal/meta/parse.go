@@ -258,6 +258,9 @@ func (p *parse) markUsed(used int, offNote string) {
 		if c.TimeLost != "" {
 			c.Note = appendNote(c.Note, noteTimeLost+c.TimeLost)
 		}
+		if c.Partial != "" {
+			c.Note = appendNote(c.Note, c.Partial)
+		}
 		if c.Wall != (time.Time{}) {
 			c.Note = appendNote(c.Note, tagNote(c.Tag))
 		}

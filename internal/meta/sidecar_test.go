@@ -132,6 +132,15 @@ func TestSidecarXMPPrecedence(t *testing.T) {
 		{`<x:xmpmeta><rdf:Description xmp:ModifyDate="2009-09-09T09:09:09"/></x:xmpmeta>`,
 			"2009-09-09 09:09:09", tagXMPModify},
 		{`<x:xmpmeta photoshop:DateCreated="2001-05-06"/>`, "2001-05-06 00:00:00", tagXMPCreated},
+		// A year, or a year and month, alone (a scanned print's owner's date).
+		{`<x:xmpmeta photoshop:DateCreated="1975" xmp:CreateDate="2024-05-06T07:08:09"/>`, "1975-01-01 00:00:00", tagXMPCreated},
+		{`<x:xmpmeta photoshop:DateCreated=" 1970-06 " xmp:CreateDate="2024-05-06T07:08:09"/>`, "1970-06-01 00:00:00", tagXMPCreated},
+		// Out of range or not that form: the next date is used.
+		{`<x:xmpmeta photoshop:DateCreated="1899" xmp:CreateDate="2024-05-06T07:08:09"/>`, "2024-05-06 07:08:09", tagXMPCreate},
+		{`<x:xmpmeta photoshop:DateCreated="1975-13" xmp:CreateDate="2024-05-06T07:08:09"/>`, "2024-05-06 07:08:09", tagXMPCreate},
+		{`<x:xmpmeta photoshop:DateCreated="197A" xmp:CreateDate="2024-05-06T07:08:09"/>`, "2024-05-06 07:08:09", tagXMPCreate},
+		{`<x:xmpmeta photoshop:DateCreated="19750" xmp:CreateDate="2024-05-06T07:08:09"/>`, "2024-05-06 07:08:09", tagXMPCreate},
+		{`<x:xmpmeta photoshop:DateCreated="9999" xmp:CreateDate="2024-05-06T07:08:09"/>`, "2024-05-06 07:08:09", tagXMPCreate},
 	}
 	for _, tc := range tests {
 		p, size := writeSidecar(t, "IMG_20190704_153000.CR2.xmp", tc.xmp)

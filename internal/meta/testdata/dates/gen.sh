@@ -34,6 +34,12 @@ sub mwg-iptc-changed.jpg '\x1c\x02\x37\x00\x0820010203' '\x1c\x02\x37\x00\x08200
 im -size 8x8 xc:gray mwg-digital-changed.jpg
 et -IPTC:DigitalCreationDate=2010:01:02 -XMP-xmp:CreateDate="2011:02:03 04:05:06" -Photoshop:IPTCDigest=new mwg-digital-changed.jpg
 sub mwg-digital-changed.jpg '\x1c\x02\x3e\x00\x0820100102' '\x1c\x02\x3e\x00\x0820090102'
+# A print dated by its owner with a year only, or a year and month (XMP
+# and ISO 8601 allow both), over the scan day: filed in that year.
+im -size 8x8 xc:gray mwg-year-only.jpg
+et -EXIF:CreateDate="2024:05:06 07:08:09" -XMP-xmp:CreateDate="2024:05:06 07:08:09" -XMP-photoshop:DateCreated=1975 mwg-year-only.jpg
+im -size 8x8 xc:gray mwg-year-month.jpg
+et -XMP-xmp:CreateDate="2024:05:06 07:08:09" -XMP-photoshop:DateCreated=1975:06 mwg-year-month.jpg
 # XMP ModifyDate, the only date of an edited export.
 im -size 8x8 xc:gray $nodate xmp-modify-only.jpg
 et -XMP-xmp:ModifyDate="2019:10:11 12:13:14+02:00" xmp-modify-only.jpg
