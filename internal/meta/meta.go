@@ -171,7 +171,7 @@ func NewReader(opt Options) *Reader {
 	if opt.VideoTZ == nil {
 		opt.VideoTZ = time.Local
 	}
-	return &Reader{opt: opt, head: make([]byte, headSize), now: time.Now}
+	return &Reader{opt: opt, now: time.Now} // head is made at the first header read: a sidecar's reader needs none
 }
 
 // File reads the header of path. size and mtime come from the scan. It never
@@ -194,6 +194,9 @@ func (r *Reader) File(path string, size int64, mtime time.Time) Info {
 // ReaderAt reads the header of the file named name whose bytes src gives
 // (an archive member, see internal/archive), like File.
 func (r *Reader) ReaderAt(path string, src io.ReaderAt, size int64, mtime time.Time) Info {
+	if r.head == nil {
+		r.head = make([]byte, headSize)
+	}
 	n, err := src.ReadAt(r.head, 0)
 	in := &input{head: r.head[:n], f: src, size: size, read: int64(n)}
 	if int64(n) >= size {

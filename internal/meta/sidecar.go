@@ -34,21 +34,33 @@ const tagTakeout = "Takeout:PhotoTakenTime"
 // list, a Takeout album's metadata.json). err is for a file that cannot be
 // read, or a JSON file that is not valid JSON or is over 1 MiB.
 func SidecarDate(path string, size int64, loc *time.Location) (Date, bool, error) {
+	return NewReader(Options{VideoTZ: loc}).Sidecar(path, size)
+}
+
+// Sidecar is SidecarDate with r's options: Takeout's timestamps in
+// VideoTZ, and XMP's dates in the DateTags order (--date-tags), as a
+// photo's own header's are.
+func (r *Reader) Sidecar(path string, size int64) (Date, bool, error) {
 	data, err := readSidecar(path, size)
 	if err != nil {
 		return Date{}, false, err
 	}
-	return sidecarBytes(path, data, size > maxSidecarBytes, loc)
+	return r.sidecarBytes(path, data, size > maxSidecarBytes)
 }
 
 // SidecarDateAt is SidecarDate for a sidecar whose bytes src gives (an
 // archive member, see internal/archive).
 func SidecarDateAt(path string, src io.ReaderAt, size int64, loc *time.Location) (Date, bool, error) {
+	return NewReader(Options{VideoTZ: loc}).SidecarAt(path, src, size)
+}
+
+// SidecarAt is Sidecar for a sidecar whose bytes src gives.
+func (r *Reader) SidecarAt(path string, src io.ReaderAt, size int64) (Date, bool, error) {
 	data, err := readSidecarAt(path, src, size)
 	if err != nil {
 		return Date{}, false, err
 	}
-	return sidecarBytes(path, data, size > maxSidecarBytes, loc)
+	return r.sidecarBytes(path, data, size > maxSidecarBytes)
 }
 
 func readSidecar(path string, size int64) ([]byte, error) {
@@ -71,7 +83,8 @@ func readSidecarAt(path string, src io.ReaderAt, size int64) ([]byte, error) {
 
 // sidecarBytes dates an in-memory sidecar; truncated says data is only
 // the first maxSidecarBytes of a larger file.
-func sidecarBytes(name string, data []byte, truncated bool, loc *time.Location) (Date, bool, error) {
+func (r *Reader) sidecarBytes(name string, data []byte, truncated bool) (Date, bool, error) {
+	loc := r.opt.VideoTZ
 	if loc == nil {
 		loc = time.Local
 	}
@@ -83,16 +96,15 @@ func sidecarBytes(name string, data []byte, truncated bool, loc *time.Location) 
 		}
 		return takeoutDate(name, t, loc)
 	case len(t) > 0 && t[0] == '<':
-		return headerDate(name, data, func(p *parse) { p.readXMP(data) })
+		return r.headerDate(name, data, func(p *parse) { p.readXMP(data) })
 	}
-	return headerDate(name, data, (*parse).run)
+	return r.headerDate(name, data, (*parse).run)
 }
 
 // headerDate runs the header reader on data and returns its best date
 // field, never the file-name or mtime fallback: a sidecar either records a
 // date or it does not.
-func headerDate(name string, data []byte, read func(*parse)) (Date, bool, error) {
-	r := &Reader{now: time.Now}
+func (r *Reader) headerDate(name string, data []byte, read func(*parse)) (Date, bool, error) {
 	p := r.newParse(name, &input{head: data, size: int64(len(data))}, time.Time{})
 	read(p)
 	p.reconcile()

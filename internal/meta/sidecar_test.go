@@ -309,8 +309,11 @@ func FuzzSidecar(f *testing.F) {
 	f.Add([]byte(takeoutJSONText(`"1562247000"`)))
 	f.Add([]byte(`{"photoTakenTime":{"timestamp":1}}`))
 	f.Add([]byte(`<x:xmpmeta xmp:CreateDate="2018-03-04T05:06:07"/>`))
+	f.Add([]byte(`<x:xmpmeta photoshop:DateCreated="1975"/>`))
+	f.Add([]byte(`<x:xmpmeta photoshop:DateCreated="1975-06" xmp:CreateDate="2018"/>`))
+	r := NewReader(Options{VideoTZ: time.UTC})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d, ok, err := sidecarBytes("x.json", data, false, time.UTC)
+		d, ok, err := r.sidecarBytes("x.json", data, false)
 		if ok && (err != nil || d.IsZero() || d.Source != SourceSidecar || d.Tag == "") {
 			t.Fatalf("ok date %+v with err %v", d, err)
 		}

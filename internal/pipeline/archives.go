@@ -134,13 +134,14 @@ func (r *Run) readHeader(rd *meta.Reader, f scan.File) meta.Info {
 }
 
 // sidecarDate is a sidecar's date from its content (see companionDate).
-func (fi fileInfo) sidecarDate(loc *time.Location) (meta.Date, bool, error) {
+func (fi fileInfo) sidecarDate(dt dating) (meta.Date, bool, error) {
+	rd := meta.NewReader(meta.Options{VideoTZ: dt.loc, DateTags: dt.tags})
 	if m, inside := fi.archives.Lookup(fi.File.Path); inside && m != nil {
 		src := m.OpenReaderAt()
 		defer src.Close()
-		return meta.SidecarDateAt(fi.File.Path, src, fi.File.Size, loc)
+		return rd.SidecarAt(fi.File.Path, src, fi.File.Size)
 	}
-	return meta.SidecarDate(fi.File.Path, fi.File.Size, loc)
+	return rd.Sidecar(fi.File.Path, fi.File.Size)
 }
 
 // clutterMember reports a member the walk would skip without --hidden: a

@@ -89,7 +89,7 @@ func DecideWith(path string, opt meta.Options, o DecideOptions) (Decision, error
 	if loc == nil {
 		loc = time.Local
 	}
-	d = d.from(arrange(members, loc, shifts), self.File.Path)
+	d = d.from(arrange(members, dating{loc: loc, tags: opt.DateTags}, shifts), self.File.Path)
 	if d.Role == RoleLeads || d.Role == RoleFollows {
 		d.DateNote, _ = modTimePolicy{o.NoModTime, o.TrustModTime}.verdict(d.dated, d.Date, time.Now())
 		if d.DateNote != "" {

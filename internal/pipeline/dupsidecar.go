@@ -87,7 +87,7 @@ func (r *Run) refileSidecars(members []fileInfo, keys, vals [][]byte, w *store.W
 	for _, i := range sidecars {
 		group = append(group, members[i])
 	}
-	keeper := kept[arrange(group, r.videoTZ(), r.cfg.Shift).primary.Seq]
+	keeper := kept[arrange(group, r.dating(), r.cfg.Shift).primary.Seq]
 	for _, i := range sidecars {
 		k := groupKey(fileInfo{Seq: members[i].Seq, File: scan.File{Path: keeper}})
 		if err := w.Put(k, vals[i]); err != nil {

@@ -99,7 +99,7 @@ type groupPlan struct {
 }
 
 // arrange picks the group's primary and decides who travels with it.
-func arrange(members []fileInfo, loc *time.Location, shifts *shift.Rules) groupPlan {
+func arrange(members []fileInfo, dt dating, shifts *shift.Rules) groupPlan {
 	var media, sidecars []fileInfo
 	for _, m := range members {
 		switch m.Info.Kind {
@@ -121,7 +121,7 @@ func arrange(members []fileInfo, loc *time.Location, shifts *shift.Rules) groupP
 			g.singles = append(g.singles, m)
 		}
 	}
-	g.borrowDate(loc)
+	g.borrowDate(dt)
 	g.applyShifts(shifts)
 	return g
 }
@@ -181,12 +181,12 @@ func primaryRank(f fileInfo) string {
 // old camera's AVI or MPG has no date, its THM thumbnail has EXIF; a
 // Takeout photo stripped of EXIF has its time in the JSON sidecar; an XMP
 // sidecar may hold the capture date a scanner never wrote into the JPEG.
-func (g *groupPlan) borrowDate(loc *time.Location) {
+func (g *groupPlan) borrowDate(dt dating) {
 	if fromHeader(g.primary.Info.Date) {
 		return
 	}
 	for _, c := range g.companions {
-		d, ok := companionDate(c, loc)
+		d, ok := companionDate(c, dt)
 		if ok {
 			d.Tag = filepath.Base(c.File.Path) + " " + d.Tag
 			g.primary.Info.Date = d
@@ -195,16 +195,24 @@ func (g *groupPlan) borrowDate(loc *time.Location) {
 	}
 }
 
+// dating is what dates a group's files beyond their own headers: the zone
+// of times stored in UTC only (a video's, Takeout's timestamps) and the
+// --date-tags order, which a sidecar's XMP dates follow as a header's do.
+type dating struct {
+	loc  *time.Location
+	tags meta.Order
+}
+
 // companionDate is a companion's own capture date, read from its header
 // (a THM, a paired video) or, for a JSON or XMP sidecar, from its content.
-func companionDate(c fileInfo, loc *time.Location) (meta.Date, bool) {
+func companionDate(c fileInfo, dt dating) (meta.Date, bool) {
 	if c.Info.Kind != meta.KindSidecar {
 		return c.Info.Date, fromHeader(c.Info.Date)
 	}
 	if c.Info.Format == "thm" && fromHeader(c.Info.Date) {
 		return c.Info.Date, true
 	}
-	d, ok, err := c.sidecarDate(loc)
+	d, ok, err := c.sidecarDate(dt)
 	return d, ok && err == nil
 }
 

@@ -104,7 +104,7 @@ func (r *Run) groupDates(members []fileInfo) []fileInfo {
 		fi.Info.Date = shiftDate(fi.Info.Date, fi.File.Path, fi.Info.Model, r.cfg.Shift)
 		return []fileInfo{fi}
 	}
-	g := arrange(cands, r.videoTZ(), r.cfg.Shift)
+	g := arrange(cands, r.dating(), r.cfg.Shift)
 	dated := make([]fileInfo, 0, len(cands))
 	if g.primary.File.Path != "" {
 		dated = append(dated, g.primary)

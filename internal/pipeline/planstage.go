@@ -139,7 +139,7 @@ func (r *Run) planGroup(members []fileInfo, w opWriter) error {
 	if len(kept) == 0 {
 		return nil
 	}
-	g := arrange(kept, r.videoTZ(), r.cfg.Shift)
+	g := arrange(kept, r.dating(), r.cfg.Shift)
 	if len(g.orphans) > 0 && there != nil {
 		// The photo is in the library already (a re-run after a kill, a
 		// re-imported card): its sidecars join it there.
@@ -206,7 +206,7 @@ func (r *Run) alreadyInLibrary(fi fileInfo) (*inLibrary, error) {
 func (r *Run) putBeside(lead inLibrary, sidecars []fileInfo, w opWriter) error {
 	// Dated as when it was filed: an undated photo by its Takeout JSON
 	// or XMP, so its sidecars are counted under the folder they join.
-	g := arrange(append([]fileInfo{lead.fi}, sidecars...), r.videoTZ(), r.cfg.Shift)
+	g := arrange(append([]fileInfo{lead.fi}, sidecars...), r.dating(), r.cfg.Shift)
 	p := r.placement(g.primary)
 	rel, _ := filepath.Rel(r.dest, filepath.Dir(lead.path))
 	p.Dir, p.Name, p.Present = filepath.ToSlash(rel), filepath.Base(lead.path), true
@@ -747,6 +747,9 @@ func (r *Run) existing(full string, de fs.DirEntry) plan.Existing {
 	}
 	return ex
 }
+
+// dating is the run's zone for UTC-only times and its --date-tags order.
+func (r *Run) dating() dating { return dating{loc: r.videoTZ(), tags: r.cfg.DateTags} }
 
 // videoTZ is the zone for UTC-only times (video mvhd, Takeout JSON).
 func (r *Run) videoTZ() *time.Location {
