@@ -157,3 +157,29 @@ func BenchmarkCollect(b *testing.B) {
 		c.Add(placed(i, fmt.Sprintf("2019/2019-07-%02d", i%28+1)))
 	}
 }
+
+// A reason shared by many files is said once, above its files, with their
+// count; each distinct reason keeps its own row, in the order it came.
+func TestReasonsAreGroupedOncePerReason(t *testing.T) {
+	c := NewCollector(dest)
+	long := "left out: matches --exclude Trash, a folder the user keeps deleted photos in until the card is wiped"
+	for i := 0; i < 3; i++ {
+		c.Add(pipeline.Event{Type: "op", Outcome: pipeline.OutFiltered, Src: fmt.Sprintf("/card/Trash/IMG_%d.JPG", i), Reason: long})
+	}
+	c.Add(pipeline.Event{Type: "op", Outcome: pipeline.OutFiltered, Src: "/card/VID_1.MOV", Reason: "a video, not --kind photo"})
+	page := writePage(t, c, pipeline.Summary{Filtered: 4})
+	if n := strings.Count(page, "until the card is wiped"); n != 1 {
+		t.Errorf("the shared reason appears %d times, want once", n)
+	}
+	if !strings.Contains(page, `until the card is wiped <span class="cnt">3</span>`) {
+		t.Error("the shared reason does not give its count of files")
+	}
+	for i := 0; i < 3; i++ {
+		if !strings.Contains(page, fmt.Sprintf("<code>/card/Trash/IMG_%d.JPG</code>", i)) {
+			t.Errorf("file %d is not listed under its reason", i)
+		}
+	}
+	if strings.Index(page, "until the card is wiped") > strings.Index(page, "a video, not --kind photo") {
+		t.Error("reasons are not in the order they first came")
+	}
+}

@@ -318,3 +318,26 @@ func (tb *thumbBudget) uri(path string) template.URL {
 	}
 	return template.URL("data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(b))
 }
+
+// reasonGroup is the files of a section that share one reason: a reason
+// of thirty words is said once above its files, not once per file.
+type reasonGroup struct {
+	Reason string
+	Paths  []string
+}
+
+// byReason groups items by reason, in the order each reason first comes.
+func byReason(items []Trouble) []reasonGroup {
+	var groups []reasonGroup
+	at := map[string]int{}
+	for _, it := range items {
+		i, ok := at[it.Reason]
+		if !ok {
+			i = len(groups)
+			at[it.Reason] = i
+			groups = append(groups, reasonGroup{Reason: it.Reason})
+		}
+		groups[i].Paths = append(groups[i].Paths, it.Path)
+	}
+	return groups
+}

@@ -23,6 +23,7 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"group":     group,
 	"breakable": breakable,
 	"has":       func(n int64) bool { return n > 0 },
+	"byReason":  byReason,
 }).Parse(pageSource))
 
 // generatorMarker ends a report's prologue. A page shoebox wrote is
