@@ -271,9 +271,9 @@ func FuzzCleanName(f *testing.F) {
 			}
 			return
 		}
-		if !filepath.IsLocal(filepath.FromSlash(clean)) && !strings.Contains(clean, ":") {
-			t.Fatalf("%q → %q: not local", name, clean)
-		}
+		// Local by the rules below, not by filepath.IsLocal: on Windows that
+		// also refuses reserved names (CON), which the layout escapes where
+		// a name lands; inside an archive a member may be called so.
 		for _, seg := range strings.Split(clean, "/") {
 			if seg == "" || seg == "." || seg == ".." {
 				t.Fatalf("%q → %q: segment %q", name, clean, seg)

@@ -3,6 +3,7 @@ package filter
 import (
 	"bytes"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -42,14 +43,18 @@ func TestReadListBounds(t *testing.T) {
 }
 
 func TestListed(t *testing.T) {
-	l := NewListed([]Line{{1, "DCIM/IMG_1.JPG"}, {2, "./a//b/../c.jpg"}, {3, "/media/card/x.jpg"}})
+	abs, err := filepath.Abs("/media/card/x.jpg") // C:\media\card\x.jpg on Windows
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewListed([]Line{{1, "DCIM/IMG_1.JPG"}, {2, "./a//b/../c.jpg"}, {3, abs}})
 	for _, c := range []struct {
 		p, rel string
 		want   bool
 	}{
 		{"card/DCIM/IMG_1.JPG", "DCIM/IMG_1.JPG", true},
 		{"card/a/c.jpg", "a/c.jpg", true},
-		{"/media/card/x.jpg", "x.jpg", true},
+		{abs, "x.jpg", true},
 		{"card/DCIM/IMG_2.JPG", "DCIM/IMG_2.JPG", false},
 		{"card/dcim/img_1.jpg", "dcim/img_1.jpg", false},
 	} {

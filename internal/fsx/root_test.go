@@ -33,6 +33,12 @@ func TestPinnedRootIsNeverReplacedByItsName(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.Rename(lib, moved); err != nil {
+		if runtime.GOOS == "windows" {
+			// Windows will not move a folder that is held open: a pinned
+			// root cannot be replaced by its name at all.
+			t.Logf("the pinned root cannot be moved away: %v", err)
+			return
+		}
 		t.Fatal(err)
 	}
 	if err := os.Mkdir(lib, 0o755); err != nil { // the empty mount point

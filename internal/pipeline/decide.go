@@ -195,6 +195,9 @@ func openMemberArchive(path string) (*archive.Set, string, error) {
 	if !ok {
 		return nil, path, nil
 	}
+	// As filepath.Join will spell it: on Windows, Clean writes "a.zip:m"
+	// as ".\a.zip:m" (so that no volume is read into it), which Join drops.
+	arch = filepath.Clean(arch)
 	set, err := archive.OpenSet([]string{arch})
 	if err != nil {
 		return nil, path, err
