@@ -245,7 +245,7 @@ func (p *parse) looksLikeText() bool {
 		switch {
 		case r == utf8.RuneError && size <= 1:
 			return len(b) == textSniff && !utf8.FullRune(b[i:])
-		case r == '\t' || r == '\n' || r == '\r' || r == '\f':
+		case r == '\t' || r == '\n' || r == '\r' || r == '\f', unicode.Is(unicode.Cf, r): // Cf: a BOM, ZWJ, RLM, soft hyphen
 		case !unicode.IsPrint(r) && !unicode.IsSpace(r):
 			return false
 		}

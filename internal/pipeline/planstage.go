@@ -333,6 +333,9 @@ func (r *Run) filterView(fi fileInfo) filter.File {
 // datedBy says what dates a file whose header could not be read.
 func (r *Run) datedBy(fi fileInfo) string {
 	if fi.Info.Date.IsZero() || !r.modTimeUsed(fi) {
+		if r.cfg.Filter != nil && r.cfg.Filter.SkipUnknown {
+			return "no date: it stays where it is (--skip-unknown)"
+		}
 		return "no date: it goes to the unknown folder"
 	}
 	return "dated by " + fi.Info.Date.Source.String()
