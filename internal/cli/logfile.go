@@ -31,7 +31,7 @@ type logFile struct {
 
 // openLogFile checks --log-file's path and opens it for appending before
 // the run starts. It returns nil when no log was asked for.
-func openLogFile(path string, sources []string, dest string) (*logFile, error) {
+func openLogFile(path string, sources []string, dest, backup string) (*logFile, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -39,7 +39,7 @@ func openLogFile(path string, sources []string, dest string) (*logFile, error) {
 	if err != nil {
 		return nil, usagef("--log-file %s: %s", quote.Path(path), err)
 	}
-	if err := outsideSortedFiles("--log-file", path, abs, sources, dest); err != nil {
+	if err := outsideSortedFiles("--log-file", path, abs, sources, dest, backup); err != nil {
 		return nil, err
 	}
 	st, err := os.Stat(abs)
@@ -59,7 +59,7 @@ func openLogFile(path string, sources []string, dest string) (*logFile, error) {
 // never in a source or in the library (it would be sorted, or sit among
 // the photos), nor inside any library's state folder (whose stores delete
 // what they take for theirs).
-func outsideSortedFiles(flag, typed, abs string, sources []string, dest string) error {
+func outsideSortedFiles(flag, typed, abs string, sources []string, dest, backup string) error {
 	if st, err := os.Stat(abs); err == nil && st.IsDir() {
 		return usagef("%s %s is a folder; give a file name such as %s", flag, quote.Path(typed), quote.Path(filepath.Join(typed, flagExample[flag])))
 	}
@@ -73,6 +73,9 @@ func outsideSortedFiles(flag, typed, abs string, sources []string, dest string) 
 	}
 	if fsx.Within(abs, dest) {
 		return usagef("%s %s is inside the library %s: shoebox never writes its own files among its photos or its state; put it beside the library instead", flag, quote.Path(typed), quote.Path(dest))
+	}
+	if backup != "" && fsx.Within(abs, backup) {
+		return usagef("%s %s is inside the backup folder %s, which holds the library's second copy path for path; put it elsewhere", flag, quote.Path(typed), quote.Path(backup))
 	}
 	if err := fsx.OutsideState(flag, typed); err != nil {
 		return usagef("%s", err)
@@ -94,8 +97,13 @@ func createLogFile(typed, abs string) (*logFile, error) {
 }
 
 // appendLogFile opens an existing log for appending: only one that
-// shoebox began (or an empty file), and only the file that was checked.
+// shoebox began (or an empty file), with no other name (a hard link could
+// be a source's file or a library's lock), and only the file that was
+// checked.
 func appendLogFile(typed, abs string, checked os.FileInfo) (*logFile, error) {
+	if n := fsx.Nlink(abs, checked); n > 1 {
+		return nil, usagef("--log-file %s has %d names (hard links): one of them may be a photo or a file of a library; give a file of its own", quote.Path(typed), n)
+	}
 	if checked.Size() > 0 && !beginsWithLogHead(abs) {
 		return nil, usagef("--log-file %s exists and is not a shoebox log; shoebox appends only to a log it began (or an empty file): give another file name", quote.Path(typed))
 	}
@@ -171,6 +179,26 @@ func (l *logFile) close() error {
 	}
 	if err != nil {
 		return fmt.Errorf("--log-file %s: %w", quote.Path(l.path), err)
+	}
+	return nil
+}
+
+// distinctOutputs refuses --report and --log-file naming one file: the
+// log would be made first, then refused as "not a report" after the run.
+func distinctOutputs(report, log string) error {
+	if report == "" || log == "" {
+		return nil
+	}
+	a, errA := filepath.Abs(report)
+	b, errB := filepath.Abs(log)
+	same := errA == nil && errB == nil && a == b
+	if sa, err := os.Stat(report); err == nil {
+		if sb, err := os.Stat(log); err == nil && os.SameFile(sa, sb) {
+			same = true
+		}
+	}
+	if same {
+		return usagef("--report %s and --log-file %s name one file; give each its own", quote.Path(report), quote.Path(log))
 	}
 	return nil
 }

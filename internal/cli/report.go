@@ -28,7 +28,7 @@ type htmlReport struct {
 // stores delete what they take for theirs), and over anything but an
 // earlier report.
 // It returns nil when no report was asked for.
-func newHTMLReport(path string, sources []string, dest string) (*htmlReport, error) {
+func newHTMLReport(path string, sources []string, dest, backup string) (*htmlReport, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -36,7 +36,7 @@ func newHTMLReport(path string, sources []string, dest string) (*htmlReport, err
 	if err != nil {
 		return nil, usagef("--report %s: %s", quote.Path(path), err)
 	}
-	if err := outsideSortedFiles("--report", path, abs, sources, dest); err != nil {
+	if err := outsideSortedFiles("--report", path, abs, sources, dest, backup); err != nil {
 		return nil, err
 	}
 	if err := reportpage.Replaceable(abs); err != nil {

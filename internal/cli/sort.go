@@ -202,11 +202,14 @@ func cameraZone(s string) (*time.Location, error) {
 }
 
 func runSort(ctx context.Context, env Env, f sortFlags, cfg pipeline.Config) error {
-	rep, err := newHTMLReport(f.report, cfg.Sources, cfg.Dest)
+	if err := distinctOutputs(f.report, f.logFile); err != nil {
+		return err
+	}
+	rep, err := newHTMLReport(f.report, cfg.Sources, cfg.Dest, cfg.Backup)
 	if err != nil {
 		return err
 	}
-	lf, err := openLogFile(f.logFile, cfg.Sources, cfg.Dest)
+	lf, err := openLogFile(f.logFile, cfg.Sources, cfg.Dest, cfg.Backup)
 	if err != nil {
 		return err
 	}
