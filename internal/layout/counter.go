@@ -37,7 +37,7 @@ const MaxCounter = 1_000_000_000
 
 // counterPattern compiles, once, a pattern of the file-name segment in
 // which the counter is a captured run of digits, other tokens match
-// anything, and literals match themselves, ignoring case (names collide
+// anything ({name} before the counter greedily), and literals match themselves, ignoring case (names collide
 // case-insensitively, and :upper/:lower change case).
 func (t *Template) counterPattern() *regexp.Regexp {
 	t.counterOnce.Do(func() {
@@ -56,6 +56,11 @@ func (t *Template) counterPattern() *regexp.Regexp {
 				captured = true
 			case pt.kind == tokCounter:
 				b.WriteString(`\d+`)
+			case !captured && pt.kind == tokName:
+				// A name before the counter takes all it can, so that its
+				// own digits stay its ({name}_{counter}: IMG_1234_1.jpg
+				// is number 1); other tokens take as little as they can.
+				b.WriteString(`.*`)
 			default:
 				b.WriteString(`.*?`)
 			}

@@ -27,6 +27,10 @@ func TestCounterOfReadsBackWhatExpandWrote(t *testing.T) {
 			t.Errorf("CounterOf(%q) = %d, %v; want %d, %v", c.name, n, ok, c.want, c.ok)
 		}
 	}
+	named, _ := Parse("{year}/{name}_{counter}{ext}")
+	if n, ok := named.CounterOf("IMG_1234_1.jpg"); n != 1 || !ok {
+		t.Errorf("{name}_{counter}: CounterOf(IMG_1234_1.jpg) = %d, %v; want 1 (the name keeps its own digits)", n, ok)
+	}
 	plain, _ := Parse("{name}{ext}")
 	if _, ok := plain.CounterOf("IMG_0007.JPG"); ok {
 		t.Error("a template without {counter} read a counter")
