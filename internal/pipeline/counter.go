@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/layout"
@@ -31,7 +32,8 @@ func (r *Run) loadResumedCounters() error {
 		return nil
 	}
 	r.resumedCounters = map[string]map[int]bool{}
-	err := undo.Resumed(context.Background(), r.dest, r.cfg.FS, r.cfg.Args, func(dst string) {
+	r.resumedBySrc = map[string]resumedNumber{}
+	err := undo.Resumed(context.Background(), r.dest, r.cfg.FS, r.cfg.Args, func(src, dst string) {
 		n, ok := r.cfg.Template.CounterOf(filepath.Base(dst))
 		if !ok {
 			return
@@ -41,6 +43,8 @@ func (r *Run) loadResumedCounters() error {
 			r.resumedCounters[dir] = map[int]bool{}
 		}
 		r.resumedCounters[dir][n] = true
+		r.resumedBySrc[src] = resumedNumber{dir: dir, n: n}
+		r.resumedBySrc[shotKey(src)] = resumedNumber{dir: dir, n: n}
 	})
 	if err != nil {
 		return fmt.Errorf("read the interrupted run's numbers in %s: %w", quote.Path(r.dest), err)
@@ -60,10 +64,53 @@ func (r *Run) numberBatch(dir string, batch []planned) error {
 			continue
 		}
 		f := r.fields(batch[i])
-		f.Counter = next()
+		if n, ok := r.numberLandedBefore(dir, batch[i]); ok {
+			f.Counter = n
+		} else {
+			f.Counter = next()
+		}
 		_, batch[i].Name = r.cfg.Template.Expand(f)
 	}
 	return nil
+}
+
+// resumedNumber is a number a resumed run gave, and its folder (folded).
+type resumedNumber struct {
+	dir string
+	n   int
+}
+
+// numberLandedBefore is the number a run this one resumes gave to p's
+// group, when part of it landed: a kill can land a Live Photo's movie or
+// a sidecar (they go first) and not the photo, which then takes the
+// number its companion carries, as one run never killed gives it.
+func (r *Run) numberLandedBefore(dir string, p planned) (int, bool) {
+	key := layout.FoldKey(dir)
+	if got, ok := r.resumedBySrc[p.Src]; ok && got.dir == key {
+		return got.n, true
+	}
+	for _, c := range p.Companions {
+		if got, ok := r.resumedBySrc[c.Src]; ok && got.dir == key {
+			return got.n, true
+		}
+	}
+	// A half that landed whole is in the library already, and dedup
+	// takes it out of the group: its source folder and stem still name it
+	// (IMG_1.MOV, IMG_1.JPG.xmp beside IMG_1.JPG).
+	if got, ok := r.resumedBySrc[shotKey(p.Src)]; ok && got.dir == key {
+		return got.n, true
+	}
+	return 0, false
+}
+
+// shotKey names a source's shot: its folder and its name up to the first
+// dot, folded, marked apart from any path.
+func shotKey(src string) string {
+	base := filepath.Base(src)
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	return "\x00" + layout.FoldKey(filepath.Join(filepath.Dir(src), base))
 }
 
 // counterSlots returns the source of dir's next counters: the numbers

@@ -115,15 +115,16 @@ type Run struct {
 	backup   string // absolute --backup folder, "" for none
 	journalP string
 
-	imports         *importlog.Log          // the library's import history; nil when unusable
-	remember        *importlog.Recorder     // writes to it; nil in dry runs
-	pendingImports  []importlog.Entry       // landed files waiting for the executor's Flush
-	recallOn        bool                    // the history has entries: the scan files sources by identity
-	sourceSums      bool                    // dedup kept some source's hash (keySum) for the library index
-	renumbering     map[string]bool         // source root → its filesystem numbers inodes afresh (recall.go)
-	resumedCounters map[string]map[int]bool // folded library folder → {counter}s the runs this one resumes gave (counter.go)
-	damagedWarned   bool                    // a damaged history record was reported
-	indexCur        *store.Cursor           // dedup's cursor over the library index (scanIndex)
+	imports         *importlog.Log           // the library's import history; nil when unusable
+	remember        *importlog.Recorder      // writes to it; nil in dry runs
+	pendingImports  []importlog.Entry        // landed files waiting for the executor's Flush
+	recallOn        bool                     // the history has entries: the scan files sources by identity
+	sourceSums      bool                     // dedup kept some source's hash (keySum) for the library index
+	renumbering     map[string]bool          // source root → its filesystem numbers inodes afresh (recall.go)
+	resumedCounters map[string]map[int]bool  // folded library folder → {counter}s the runs this one resumes gave (counter.go)
+	resumedBySrc    map[string]resumedNumber // source → the number those runs gave it, where it landed
+	damagedWarned   bool                     // a damaged history record was reported
+	indexCur        *store.Cursor            // dedup's cursor over the library index (scanIndex)
 
 	now           time.Time // when the run started: "recent" modification times are judged from it
 	lastProgress  time.Time

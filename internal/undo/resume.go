@@ -9,13 +9,13 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/journal"
 )
 
-// Resumed calls fn with each path that the unfinished runs of the command
-// args put in the library at dest: the runs that a new run of that
+// Resumed calls fn with each source and the path it landed at, for what
+// the unfinished runs of the command args put in the library at dest: the runs that a new run of that
 // command finishes (one job, as undo sees it). A {counter} run numbers the
 // files it still has to place around theirs, so that a kill and a resume
 // number as one run that was never killed. What a killed run landed and
 // no recovery recorded yet (a dry run does not recover) counts too.
-func Resumed(ctx context.Context, dest string, fsys fsx.FS, args []string, fn func(dst string)) error {
+func Resumed(ctx context.Context, dest string, fsys fsx.FS, args []string, fn func(src, dst string)) error {
 	_, pending, err := recoverAll(ctx, dest, fsys, true)
 	if err != nil {
 		return err
@@ -26,7 +26,7 @@ func Resumed(ctx context.Context, dest string, fsys fsx.FS, args []string, fn fu
 	}
 	landed := func(e journal.Entry) error {
 		if e.State == journal.Done && isTransfer(e.Action) {
-			fn(e.Dst)
+			fn(e.Src, e.Dst)
 		}
 		return nil
 	}
