@@ -91,7 +91,8 @@ func (r *Run) filterVerdicts(members []fileInfo) map[uint64]string {
 // known from the history, with the date it is filed under whatever dedup
 // finds: a group's leader on the date it may borrow from its companions,
 // a separate shot on its own, both after --shift; a pair's other half (the
-// JPEG of a RAW, a Live Photo's video) and a sidecar on its own date.
+// JPEG of a RAW, a Live Photo's video) and a sidecar on its own date, an
+// undated half on its leader's (it lands beside it).
 func (r *Run) groupDates(members []fileInfo) []fileInfo {
 	var cands []fileInfo
 	for _, m := range members {
@@ -109,7 +110,16 @@ func (r *Run) groupDates(members []fileInfo) []fileInfo {
 	if g.primary.File.Path != "" {
 		dated = append(dated, g.primary)
 	}
-	return append(append(append(dated, g.companions...), g.singles...), g.orphans...)
+	for _, c := range g.companions {
+		// The undated half of a pair lands beside its leader, on the
+		// leader's day: judged on its own no date, --skip-unknown or
+		// --since would part it from the half it is one shot with.
+		if isMedia(c.Info.Kind) && (c.Info.Date.IsZero() || !r.modTimeUsed(c)) {
+			c.Info.Date = g.primary.Info.Date
+		}
+		dated = append(dated, c)
+	}
+	return append(append(dated, g.singles...), g.orphans...)
 }
 
 // datedAsFiled gives each of files the date its group files it under.
