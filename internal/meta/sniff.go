@@ -230,21 +230,41 @@ func (p *parse) fallbackFormat() string {
 // textSniff is how much of a file looksLikeText reads.
 const textSniff = 512
 
-// looksLikeText reports whether the file begins with text: valid UTF-8
+// looksLikeText reports whether the file begins and ends with text: valid UTF-8
 // (a rune cut at the end of the sample allowed) of printable characters
 // and white space, no NUL. A damaged photo does not: its bytes are binary,
 // or zeros where a card lost them. An unreadable file is not text either
 // (it stays the photo its name says, to fail at the transfer, reported).
 func (p *parse) looksLikeText() bool {
-	b := p.in.at(0, int(min(p.in.size, textSniff)))
+	head := p.in.at(0, int(min(p.in.size, textSniff)))
+	if !isText(head, p.in.size > textSniff, false) {
+		return false
+	}
+	if p.in.size <= textSniff {
+		return true
+	}
+	// The end too: a photo behind a text prefix (HTTP headers saved with
+	// it, curl -i) ends in binary, and is no text file.
+	n := min(p.in.size-textSniff, textSniff)
+	return isText(p.in.at(p.in.size-n, int(n)), false, true)
+}
+
+// isText reports whether b is printable UTF-8 text; cutEnd (cutStart)
+// allows a rune cut at its end (start) by the sample's bounds.
+func isText(b []byte, cutEnd, cutStart bool) bool {
 	if len(b) == 0 {
 		return false
+	}
+	if cutStart {
+		for i := 0; i < utf8.UTFMax && i < len(b) && !utf8.RuneStart(b[0]); i++ {
+			b = b[1:]
+		}
 	}
 	for i := 0; i < len(b); {
 		r, size := utf8.DecodeRune(b[i:])
 		switch {
 		case r == utf8.RuneError && size <= 1:
-			return len(b) == textSniff && !utf8.FullRune(b[i:])
+			return cutEnd && !utf8.FullRune(b[i:])
 		case r == '\t' || r == '\n' || r == '\r' || r == '\f', unicode.Is(unicode.Cf, r): // Cf: a BOM, ZWJ, RLM, soft hyphen
 		case !unicode.IsPrint(r) && !unicode.IsSpace(r):
 			return false
