@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,6 +42,9 @@ func TestAttackCounterKillChild(t *testing.T) {
 }
 
 func TestAttackCounterDryRunAfterKillPredictsTheResume(t *testing.T) {
+	if fsxtest.UnderWine() {
+		t.Skip("kills a child process: under Wine a killed child is sometimes never reported ended (docs/platforms.md); it runs on Linux")
+	}
 	root := t.TempDir()
 	card := filepath.Join(root, "card")
 	if err := os.MkdirAll(card, 0o755); err != nil {

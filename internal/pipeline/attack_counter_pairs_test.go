@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -21,6 +22,9 @@ import (
 // uninterrupted run (0013 appears for 12 shots). ATTACK_DEBUG=1 logs the
 // libraries.
 func TestAttackCounterKillInsideAPair(t *testing.T) {
+	if fsxtest.UnderWine() {
+		t.Skip("kills many child processes: under Wine a killed child is sometimes never reported ended (docs/platforms.md), which hung this test for the whole timeout; it runs on Linux")
+	}
 	root := t.TempDir()
 	src := filepath.Join(root, "card")
 	if err := os.MkdirAll(src, 0o755); err != nil {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,6 +52,9 @@ func TestCounterKillChild(t *testing.T) {
 }
 
 func TestCounterAfterAKillNumbersAsOneRun(t *testing.T) {
+	if fsxtest.UnderWine() {
+		t.Skip("kills many child processes: under Wine a killed child is sometimes never reported ended (docs/platforms.md), which hung this test for the whole timeout; it runs on Linux")
+	}
 	const n = 150
 	root := t.TempDir()
 	src, _ := cardOf(t, root, n, 2000)
