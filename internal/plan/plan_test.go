@@ -225,3 +225,32 @@ func TestCompanionsOfOneNameStayApart(t *testing.T) {
 		}
 	}
 }
+
+// TestCompanionsOfOneNameStayApartBesideTheLibrary: the same when the
+// item and its own sidecar are already in the library (a re-run after a
+// kill, in symlink mode where the library has no content index): its own
+// sidecar is already there, the joined one stays, and the item is not
+// renamed to land a second time (found by the chaos test: after a kill,
+// symlink mode linked a photo and its sidecar twice).
+func TestCompanionsOfOneNameStayApartBesideTheLibrary(t *testing.T) {
+	content := map[string]string{"/c/IMG_1.JPG": "p", "/lib/IMG_1.JPG": "p", "/c/IMG_1.xmp": "a", "/lib/IMG_1.xmp": "a", "/d/IMG_1 copy.xmp": "b"}
+	same := func(a, b string) bool { return content[a] == content[b] }
+	it := Item{Seq: 1, Src: "/c/IMG_1.JPG", Size: 10, Name: "IMG_1.JPG", Companions: []Companion{
+		{Src: "/c/IMG_1.xmp", Size: 1, Suffix: ".xmp"},
+		{Src: "/d/IMG_1 copy.xmp", Size: 1, Suffix: ".xmp"},
+	}}
+	existing := []Existing{{Name: "IMG_1.JPG", Size: 10}, {Name: "IMG_1.xmp", Size: 1}}
+	ops := Resolve("/lib", existing, []Item{it}, same)
+	if len(ops) != 1 || ops[0].Name != "IMG_1.JPG" || ops[0].Action != SkipIdentical {
+		t.Fatalf("ops %+v: the item is already there under its name", ops)
+	}
+	want := []struct {
+		a    Action
+		name string
+	}{{SkipIdentical, "IMG_1.xmp"}, {Blocked, "IMG_1.xmp"}}
+	for i, c := range ops[0].Companions {
+		if c.Action != want[i].a || c.Name != want[i].name {
+			t.Errorf("companion %s: %v %q, want %v %q", c.Src, c.Action, c.Name, want[i].a, want[i].name)
+		}
+	}
+}
