@@ -125,7 +125,9 @@ func TestLogAndUndoOfAnInterruptedRun(t *testing.T) {
 		t.Errorf("log does not show the interrupted run with its %d files:\n%s", firstDone, human.stdout)
 	}
 
-	second := shoebox("sort", "--json", "--workers", "1", cardDir, lib) // the same command
+	// The same command, watched with -v and without --workers: the same
+	// work (journal.SameWork), so the same job.
+	second := shoebox("sort", "--json", "-v", cardDir, lib)
 	if second.code != 0 {
 		t.Fatalf("the resume: %s", second)
 	}
@@ -196,8 +198,8 @@ func TestLogCountsFiles(t *testing.T) {
 	}
 }
 
-// A run stopped by Ctrl-C and resumed by another command line (here with
-// -v) is not one job with it: undo reverses the resume and says that the
+// A run stopped by Ctrl-C and followed by another command (here one that
+// leaves some files out: not the same work) is not one job with it: undo reverses the resume and says that the
 // stopped run before it is not undone and how to undo it.
 func TestUndoSaysHowToUndoAStoppedRunResumedOtherwise(t *testing.T) {
 	root := t.TempDir()
@@ -207,7 +209,7 @@ func TestUndoSaysHowToUndoAStoppedRunResumedOtherwise(t *testing.T) {
 	if first.code != ExitInterrupted {
 		t.Fatalf("the first sort was to be stopped by Ctrl-C: %s", first)
 	}
-	if r := shoebox("sort", "-v", cardDir, lib); r.code != 0 {
+	if r := shoebox("sort", "--kind", "photo", cardDir, lib); r.code != 0 {
 		t.Fatalf("the resume: %s", r)
 	}
 	_, ids := logRuns(t, lib)

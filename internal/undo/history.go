@@ -148,7 +148,7 @@ func (h *history) job(extra map[string][]journal.Entry) []journal.Summary {
 			}
 			continue
 		}
-		if finished(s) || !slices.Equal(s.Header.Args, job[0].Header.Args) {
+		if finished(s) || !journal.SameWork(s.Header.Args, job[0].Header.Args) {
 			break
 		}
 		job = append(job, s)

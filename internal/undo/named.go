@@ -96,7 +96,7 @@ func (h *history) jobs() [][]journal.Summary {
 		job := []journal.Summary{head}
 		for i--; i >= 0; i-- {
 			s := h.runs[i]
-			if finished(s) || !slices.Equal(s.Header.Args, head.Header.Args) || h.undone[s.Header.RunID] != h.undone[head.Header.RunID] {
+			if finished(s) || !journal.SameWork(s.Header.Args, head.Header.Args) || h.undone[s.Header.RunID] != h.undone[head.Header.RunID] {
 				break
 			}
 			job = append(job, s)

@@ -2,10 +2,8 @@ package undo
 
 import (
 	"context"
-	"strings"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
-	"slices"
 
 	"github.com/shoebox-photos/shoebox/internal/journal"
 )
@@ -33,7 +31,7 @@ func Resumed(ctx context.Context, dest string, fsys fsx.FS, args []string, fn fu
 	}
 	for i := len(h.runs) - 1; i >= 0; i-- {
 		s := h.runs[i]
-		if finished(s) || h.undone[s.Header.RunID] || !slices.Equal(sameWork(s.Header.Args), sameWork(args)) {
+		if finished(s) || h.undone[s.Header.RunID] || !journal.SameWork(s.Header.Args, args) {
 			return nil
 		}
 		for _, p := range h.journalsOf(s) {
@@ -47,34 +45,3 @@ func Resumed(ctx context.Context, dest string, fsys fsx.FS, args []string, fn fu
 	}
 	return nil
 }
-
-// sameWork is a command line without the flags that change only what a
-// run says or how fast it goes (-n, -v, -q, --json, --log-file, --report,
-// --workers): a dry run of the killed command, or the same command with
-// -v, resumes the same work and must number as it does.
-func sameWork(args []string) []string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, _, hasValue := strings.Cut(a, "=")
-		switch {
-		case a == "--":
-			return append(out, args[i:]...)
-		case outputOnly[name]:
-			if valued[name] && !hasValue {
-				i++ // its value is the next word
-			}
-		case len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Trim(a[1:], "nvq") == "":
-			// -n, -v, -q and their bundles (-nv)
-		default:
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-var (
-	outputOnly = map[string]bool{"--dry-run": true, "--verbose": true, "--quiet": true, "--json": true,
-		"--log-file": true, "--report": true, "--workers": true}
-	valued = map[string]bool{"--log-file": true, "--report": true, "--workers": true}
-)
