@@ -161,6 +161,21 @@ func tryCounter(it Item, stem, ext string, n int, taken map[string]claim, same S
 	}
 	for _, c := range it.Companions {
 		cname := layout.SafeName(nstem + c.Suffix)
+		// Two companions of one item cannot both have one name: the first
+		// takes it (landing there, or already there), a second with its
+		// bytes is already there, a different one stays. This is decided
+		// before the name is looked up in the folder, whose entry there
+		// is the first's: else a re-run, finding the first already there,
+		// took the second's difference for a conflict and landed the
+		// whole item again under another number.
+		if first, claimed := claimedBy(op.Companions, cname); claimed {
+			caction := Blocked
+			if first.Size == c.Size && same(c.Src, first.Src) {
+				caction = SkipIdentical
+			}
+			op.Companions = append(op.Companions, CompanionOp{Companion: c, Action: caction, Name: first.Name})
+			continue
+		}
 		caction, csame, ok := fits(cname, c.Src, c.Size, taken, same)
 		if !ok {
 			return Op{}, false
@@ -168,28 +183,18 @@ func tryCounter(it Item, stem, ext string, n int, taken map[string]claim, same S
 		if caction == SkipIdentical {
 			cname = csame
 		}
-		if caction == Transfer {
-			// Two companions of one item cannot both take one name: the
-			// first keeps it, a second with its bytes is already there, a
-			// different one stays.
-			if first, claimed := claimedBy(op.Companions, cname); claimed {
-				caction, cname = Blocked, first.Name
-				if first.Size == c.Size && same(c.Src, first.Src) {
-					caction = SkipIdentical
-				}
-			}
-		}
 		op.Companions = append(op.Companions, CompanionOp{Companion: c, Action: caction, Name: cname})
 	}
 	return op, true
 }
 
-// claimedBy finds the companion planned earlier in ops that transfers
-// to name (compared folded, as every name in a directory is).
+// claimedBy finds the companion planned earlier in ops that has name
+// (compared folded, as every name in a directory is): one that lands
+// there or is already there.
 func claimedBy(ops []CompanionOp, name string) (CompanionOp, bool) {
 	key := layout.FoldKey(name)
 	for _, o := range ops {
-		if o.Action == Transfer && layout.FoldKey(o.Name) == key {
+		if (o.Action == Transfer || o.Action == SkipIdentical) && layout.FoldKey(o.Name) == key {
 			return o, true
 		}
 	}
