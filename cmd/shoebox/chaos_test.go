@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -379,11 +380,14 @@ func runChaosCase(t *testing.T, c chaosCase, master *library, ref *chaosRef, mou
 	}
 	checkHistoryClaims(t, "after the kill", dest)
 
-	code, out := shoebox(t, nil, args...)
+	// The re-runs say what they do in --json (the same command: --json
+	// changes only how it is said), so the second can be held to the first.
+	code, out := shoebox(t, nil, withJSON(args)...)
 	outputs = append(outputs, "--- re-run:\n"+out)
 	if code != 0 {
 		t.Fatalf("re-run: exit %d", code)
 	}
+	resumed := chaosOutcomes(t, out)
 	checkNothingLost(t, "after the re-run", start, src, dest)
 	if c.backup {
 		checkBackedUpBeforeRemoval(t, "after the re-run", start, src, bak)
@@ -405,11 +409,12 @@ func runChaosCase(t *testing.T, c chaosCase, master *library, ref *chaosRef, mou
 		t.Errorf("after the re-run the sources differ from an uninterrupted run's:\n%s", diff)
 	}
 
-	code, out = shoebox(t, nil, args...)
+	code, out = shoebox(t, nil, withJSON(args)...)
 	outputs = append(outputs, "--- second re-run:\n"+out)
 	if code != 0 {
 		t.Fatalf("second re-run: exit %d", code)
 	}
+	checkNothingNew(t, resumed, chaosOutcomes(t, out))
 	if diff := diffTrees(snapshotTree(t, dest), lib); diff != "" {
 		t.Errorf("the second re-run changed the library:\n%s", diff)
 	}
@@ -439,6 +444,64 @@ func runChaosCase(t *testing.T, c chaosCase, master *library, ref *chaosRef, mou
 		}
 	}
 	checkHistoryClaims(t, "after the undo", dest)
+}
+
+// withJSON is the sort command args with --json before its paths.
+func withJSON(args []string) []string {
+	n := len(args) - 2
+	return slices.Concat(args[:n:n], []string{"--json"}, args[n:])
+}
+
+// runOutcomes is what one sort --json said: each source's outcome and
+// reason, and its warnings.
+type runOutcomes struct {
+	files    map[string]string
+	warnings map[string]bool
+}
+
+func chaosOutcomes(t *testing.T, out string) runOutcomes {
+	t.Helper()
+	r := runOutcomes{files: map[string]string{}, warnings: map[string]bool{}}
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(line, "{") {
+			continue // the human messages on stderr
+		}
+		var ev struct{ Type, Src, Outcome, Reason string }
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("a --json line that is not JSON: %v\n%s", err, line)
+		}
+		switch ev.Type {
+		case "warning":
+			r.warnings[ev.Reason] = true
+		case "op":
+			r.files[ev.Src] = ev.Outcome + ": " + ev.Reason
+		}
+	}
+	return r
+}
+
+// checkNothingNew is issue 23's idempotence after a kill: one more run of
+// the same command transfers nothing, warns nothing the resumed run did
+// not, and says of every file what the resumed run said, or that it is
+// already there.
+func checkNothingNew(t *testing.T, resumed, again runOutcomes) {
+	t.Helper()
+	already := func(v string) bool {
+		return strings.HasPrefix(v, "skip-identical:") || strings.HasPrefix(v, "imported-before:")
+	}
+	for src, v := range again.files {
+		switch {
+		case strings.HasPrefix(v, "transferred:") || strings.HasPrefix(v, "renamed:") || strings.HasPrefix(v, "duplicate-removed:"):
+			t.Errorf("the second re-run acted on %s: %s", src, v)
+		case v != resumed.files[src] && !already(v):
+			t.Errorf("%s: the second re-run says %q, the resumed run %q", src, v, resumed.files[src])
+		}
+	}
+	for w := range again.warnings {
+		if !resumed.warnings[w] {
+			t.Errorf("the second re-run warns anew: %s", w)
+		}
+	}
 }
 
 // checkHistoryClaims fails for any import history entry whose library
