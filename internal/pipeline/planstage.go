@@ -76,6 +76,7 @@ func (r *Run) planTargets(ctx context.Context) error {
 		d := newDec(v)
 		fi := getInfo(store.Uint64(k[len(k)-8:]), d)
 		fi.archives = r.archives
+		r.shifts.note(fi, r.cfg.Shift)
 		members = append(members, fi)
 		return d.Err()
 	}, func(_ []byte, w *store.Writer) error {
@@ -85,6 +86,9 @@ func (r *Run) planTargets(ctx context.Context) error {
 	})
 	if err != nil {
 		return fmt.Errorf("plan targets: %w", err)
+	}
+	for _, w := range r.shifts.unused(r.cfg.Shift) {
+		r.emit(Event{Type: "warning", Stage: "plan", Reason: w})
 	}
 	return r.st.DeletePrefix(keyGroup)
 }

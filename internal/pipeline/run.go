@@ -124,6 +124,7 @@ type Run struct {
 	resumedCounters map[string]map[int]bool  // folded library folder → {counter}s the runs this one resumes gave (counter.go)
 	resumedBySrc    map[string]resumedNumber // source → the number those runs gave it, where it landed
 	damagedWarned   bool                     // a damaged history record was reported
+	shifts          shiftUse                 // which --shift rules named a file (shiftuse.go)
 	indexCur        *store.Cursor            // dedup's cursor over the library index (scanIndex)
 
 	now           time.Time // when the run started: "recent" modification times are judged from it

@@ -142,6 +142,14 @@ func ParseDuration(s string) (time.Duration, error) {
 // foldModel is how models are compared: case ignored, runs of spaces one.
 func foldModel(m string) string { return strings.ToLower(strings.Join(strings.Fields(m), " ")) }
 
+// All returns the rules in the order given.
+func (rs *Rules) All() []Rule {
+	if rs == nil {
+		return nil
+	}
+	return rs.rules
+}
+
 // Empty reports whether no rule is given.
 func (rs *Rules) Empty() bool { return rs == nil || len(rs.rules) == 0 }
 
