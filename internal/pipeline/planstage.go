@@ -319,7 +319,7 @@ func (r *Run) rememberIdentical(files []fileInfo) {
 			continue
 		}
 		if dup, ok, err := r.duplicateOf(fi.Seq); err == nil && ok && dup.InLibrary {
-			r.rememberImport(infoSource(fi), dup.Path, false, true)
+			r.rememberImport(infoSource(fi), dup.Path, nil, false, true)
 		}
 	}
 }
@@ -663,7 +663,7 @@ func (r *Run) putOp(dir string, p planned, action plan.Action, name string, rena
 	if action == plan.SkipIdentical {
 		r.sum.Identical++
 		r.emit(Event{Type: "op", Outcome: OutIdentical, Src: p.Src, Dst: dst, SameAs: dst, Size: p.Size, DateSource: p.Source.String()})
-		r.rememberImport(plannedSource(p), dst, r.cfg.Mode == transfer.Symlink, true)
+		r.rememberImport(plannedSource(p), dst, nil, r.cfg.Mode == transfer.Symlink, true)
 		return nil
 	}
 	if err := r.noteLanding(p, dst, companion); err != nil {

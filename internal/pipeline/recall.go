@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/shoebox-photos/shoebox/internal/digest"
 	"github.com/shoebox-photos/shoebox/internal/importlog"
 	"github.com/shoebox-photos/shoebox/internal/meta"
 	"github.com/shoebox-photos/shoebox/internal/quote"
@@ -291,7 +292,7 @@ func (r *Run) admitKnown(fi fileInfo) (leftOut bool) {
 // durable says the file is durable already (found in the library by the
 // plan stage): such entries are committed in batches as they come, so a
 // first re-run over a big library does not hold them all.
-func (r *Run) rememberImport(src importSource, libPath string, link, durable bool) {
+func (r *Run) rememberImport(src importSource, libPath string, sum *digest.Sum, link, durable bool) {
 	if r.remember == nil || src.dev == 0 && src.ino == 0 {
 		return
 	}
@@ -321,6 +322,9 @@ func (r *Run) rememberImport(src importSource, libPath string, link, durable boo
 		Kind: uint8(src.kind), Taken: wallNanos(src.taken), DateSource: uint8(src.source),
 		Run: r.runID, At: time.Now().UnixNano(),
 	})
+	if sum != nil {
+		r.pendingImports[len(r.pendingImports)-1].Sum = sum[:]
+	}
 	if durable && len(r.pendingImports) >= rememberBatch {
 		r.commitImports()
 	}

@@ -499,7 +499,8 @@ func (r *Run) account(x opResult) {
 		r.sum.BackupCopies++
 	}
 	r.noteLanded(o)
-	r.rememberImport(plannedSource(o.planned), o.Dst, r.cfg.Mode == transfer.Symlink, false)
+	r.noteCopySum(o.Dst, o.Size, res.Sum)
+	r.rememberImport(plannedSource(o.planned), o.Dst, res.Sum, r.cfg.Mode == transfer.Symlink, false)
 	r.sum.Transferred++
 	r.sum.Bytes += o.Size
 	r.sum.PerYear[o.Year]++
@@ -542,7 +543,7 @@ func pick(dry bool, ifDry, ifReal Outcome) Outcome {
 
 // openExecutor starts the journal (real runs only) and the executor.
 func (r *Run) openExecutor() error {
-	opt := transfer.Options{FS: r.cfg.FS, DryRun: r.cfg.DryRun, Verify: r.cfg.Verify, Library: r.dest, Backup: r.backup}
+	opt := transfer.Options{FS: r.cfg.FS, DryRun: r.cfg.DryRun, Verify: r.cfg.Verify, Hash: !r.cfg.DryRun, Library: r.dest, Backup: r.backup}
 	if !r.cfg.DryRun {
 		if err := os.MkdirAll(r.dest, 0o755); err != nil {
 			return fmt.Errorf("create destination %s: %w", quote.Path(r.dest), err)

@@ -3,6 +3,7 @@ package transfer
 import (
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -154,9 +155,19 @@ func (r *run) fillBoth(src fsx.File, before version, reflink bool) error {
 			return err
 		}
 	}
-	n, err := copyData(r.ctx, w, src)
+	var h hash.Hash
+	if r.e.hash {
+		h = digest.New()
+	}
+	n, err := copyData(r.ctx, w, src, h)
 	if err != nil {
 		return err
+	}
+	if h != nil {
+		// The bytes read went to both copies (or, cloned, the library's
+		// are the source's own): one sum for both.
+		r.sum = new(digest.Sum)
+		h.Sum(r.sum[:0])
 	}
 	if n != before.info.Size() {
 		return fmt.Errorf("source %w: read %d bytes, expected %d", ErrChanged, n, before.info.Size())

@@ -97,3 +97,43 @@ func BenchmarkDurableWrite1KB(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkCopy4MB is the cost of hashing at import (Options.Hash: reads,
+// writes and BLAKE3) against the kernel's copy (copy_file_range), durable
+// either way, on a camera-sized file:
+//
+//	go test -run X -bench 'Copy4MB/kernel' ./internal/transfer
+//	go test -run X -bench 'Copy4MB/hashed' ./internal/transfer
+//
+// run alternately, as the machine's load drifts.
+func BenchmarkCopy4MB(b *testing.B) {
+	data := make([]byte, 4<<20)
+	for i := range data {
+		data[i] = byte(i * 7 / 3)
+	}
+	for _, hash := range []bool{false, true} {
+		name := map[bool]string{false: "kernel", true: "hashed"}[hash]
+		b.Run(name, func(b *testing.B) {
+			dir := b.TempDir()
+			src := filepath.Join(dir, "src.jpg")
+			if err := os.WriteFile(src, data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+			fi, err := os.Stat(src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			e := New(Options{Hash: hash})
+			b.SetBytes(int64(len(data)))
+			i := 0
+			for b.Loop() {
+				dst := filepath.Join(dir, "lib", strconv.Itoa(i)+".jpg")
+				i++
+				res := e.Do(context.Background(), Op{Mode: Copy, Src: src, Dst: dst, Size: fi.Size(), ModTime: fi.ModTime()})
+				if res.Err != nil {
+					b.Fatal(res.Err)
+				}
+			}
+		})
+	}
+}

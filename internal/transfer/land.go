@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"os"
@@ -88,7 +89,17 @@ func (r *run) fillContent(tmp, src fsx.File, size int64, reflink bool) error {
 		}
 		r.res.Fallback = fallbackReflink
 	}
-	n, err := copyContent(r.ctx, tmp, src, size)
+	var n int64
+	var err error
+	if r.e.hash {
+		h := digest.New()
+		if n, err = copyData(r.ctx, tmp, src, h); err == nil {
+			r.sum = new(digest.Sum)
+			h.Sum(r.sum[:0])
+		}
+	} else {
+		n, err = copyContent(r.ctx, tmp, src, size)
+	}
 	if err != nil {
 		return err
 	}
@@ -167,7 +178,7 @@ func (r *run) publishTemp(verify bool) error {
 	}
 	r.record("rename %s -> %s", r.tmpName(), r.op.Dst)
 	r.res.Landed = true
-	r.res.Dev, r.res.Ino = r.tmpDev, r.tmpIno
+	r.res.Dev, r.res.Ino, r.res.Sum = r.tmpDev, r.tmpIno, r.sum
 	r.e.markDirty(filepath.Dir(r.op.Dst))
 	fsx.CrashPoint(r.e.fs, fsx.AfterRename)
 	return nil
@@ -231,7 +242,7 @@ func copyContent(ctx context.Context, dst, src fsx.File, size int64) (int64, err
 	}
 	// The rest, if any, by reads and writes; also what proves the source
 	// did not grow: one more read must find its end.
-	n, err := copyData(ctx, dst, src)
+	n, err := copyData(ctx, dst, src, nil)
 	return total + n, err
 }
 
@@ -244,8 +255,9 @@ var copyBufs = sync.Pool{New: func() any {
 }}
 
 // copyData copies src to dst through a pooled buffer, checking ctx between
-// chunks so a cancelled run stops mid-file.
-func copyData(ctx context.Context, dst io.Writer, src io.Reader) (int64, error) {
+// chunks so a cancelled run stops mid-file; h, when not nil, hashes the
+// bytes written.
+func copyData(ctx context.Context, dst io.Writer, src io.Reader, h hash.Hash) (int64, error) {
 	bufp := copyBufs.Get().(*[]byte)
 	defer copyBufs.Put(bufp)
 	buf := *bufp
@@ -263,6 +275,9 @@ func copyData(ctx context.Context, dst io.Writer, src io.Reader) (int64, error) 
 			}
 			if w != n {
 				return total, fmt.Errorf("write temp: %w", io.ErrShortWrite)
+			}
+			if h != nil {
+				h.Write(buf[:n])
 			}
 		}
 		if readErr == io.EOF {

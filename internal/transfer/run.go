@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/shoebox-photos/shoebox/internal/digest"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/quote"
@@ -27,9 +28,10 @@ type run struct {
 	journaled bool   // an Intent was appended, so a final record is owed
 	finished  bool   // the final record was appended
 
-	tmpFile        fsx.File // the written temp, open until syncTemp makes it durable
-	tmpDev, tmpIno uint64   // its identity, reported once it lands
-	durable        bool     // syncTemp succeeded: the temp may be renamed into place
+	tmpFile        fsx.File    // the written temp, open until syncTemp makes it durable
+	sum            *digest.Sum // what was written to it, when hashed (Options.Hash)
+	tmpDev, tmpIno uint64      // its identity, reported once it lands
+	durable        bool        // syncTemp succeeded: the temp may be renamed into place
 
 	bak    *run // the --backup copy, written in the same pass; nil without one
 	parent *run // for a backup run: the run whose Actions it reports in

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shoebox-photos/shoebox/internal/digest"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/layout"
@@ -63,13 +64,24 @@ type Result struct {
 	// (a run killed between the two renames) and was kept as the copy.
 	Backup     string
 	BackupKept bool
+	// Sum is the BLAKE3 of the bytes copied into place, when the executor
+	// hashes (Options.Hash) and the bytes passed through it: a copy, or a
+	// move across devices. A rename, a link or a clone reads no byte and
+	// has none.
+	Sum *digest.Sum
 }
 
 // Options configure an Executor.
 type Options struct {
-	FS      fsx.FS // nil means fsx.OS
-	DryRun  bool
-	Verify  bool            // compare the copy with the source before it lands
+	FS     fsx.FS // nil means fsx.OS
+	DryRun bool
+	Verify bool // compare the copy with the source before it lands
+	// Hash records each copy's content hash (Result.Sum) from the bytes as
+	// they are copied, so that the import history knows every library file's
+	// content and check --read-data can find it damaged. The bytes then go
+	// by reads and writes, never by the kernel's copy_file_range, which
+	// would show the process none of them.
+	Hash    bool
 	Journal *journal.Writer // may be nil
 	// Library, when set, is the absolute library root every Op lands in:
 	// Do then refuses a destination outside it or naming shoebox's own
@@ -94,6 +106,7 @@ type Executor struct {
 	fs      fsx.FS
 	dryRun  bool
 	verify  bool
+	hash    bool
 	journal *journal.Writer
 	library string
 	backup  string
@@ -127,6 +140,7 @@ func New(opt Options) *Executor {
 		fs:      fsys,
 		dryRun:  opt.DryRun,
 		verify:  opt.Verify,
+		hash:    opt.Hash,
 		journal: opt.Journal,
 		library: opt.Library,
 		backup:  opt.Backup,
