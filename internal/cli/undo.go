@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/shoebox-photos/shoebox/internal/recovery"
 	"github.com/shoebox-photos/shoebox/internal/undo"
 )
 
@@ -218,7 +219,7 @@ func (o *undoOutput) summary(st undo.Stats, dest string, err error) {
 		printUndoSummary(o.env.Stdout, st, dest)
 	}
 }
-func printRecovery(w io.Writer, r undo.RecoveryStats, quiet bool) {
+func printRecovery(w io.Writer, r recovery.Stats, quiet bool) {
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "shoebox: %s\n", shown(fmt.Sprint(p)))
 	}

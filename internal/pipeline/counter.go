@@ -12,7 +12,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/layout"
 	"github.com/shoebox-photos/shoebox/internal/quote"
-	"github.com/shoebox-photos/shoebox/internal/undo"
+	"github.com/shoebox-photos/shoebox/internal/recovery"
 )
 
 // {counter} numbers each folder's new files in capture order, after the
@@ -26,14 +26,14 @@ import (
 // their numbers and the others the rest of one unbroken range.
 
 // loadResumedCounters reads, once per run, the counters that the
-// unfinished runs of this same command gave (undo.Resumed).
+// unfinished runs of this same command gave (recovery.Resumed).
 func (r *Run) loadResumedCounters() error {
 	if !r.cfg.Template.HasCounter() {
 		return nil
 	}
 	r.resumedCounters = map[string]map[int]bool{}
 	r.resumedBySrc = map[string]resumedNumber{}
-	err := undo.Resumed(context.Background(), r.dest, r.cfg.FS, r.cfg.Args, func(src, dst string) {
+	err := recovery.Resumed(context.Background(), r.dest, r.cfg.FS, r.cfg.Args, func(src, dst string) {
 		n, ok := r.cfg.Template.CounterOf(filepath.Base(dst))
 		if !ok {
 			return

@@ -23,11 +23,11 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/layout"
 	"github.com/shoebox-photos/shoebox/internal/meta"
 	"github.com/shoebox-photos/shoebox/internal/quote"
+	"github.com/shoebox-photos/shoebox/internal/recovery"
 	"github.com/shoebox-photos/shoebox/internal/shift"
 	"github.com/shoebox-photos/shoebox/internal/storage"
 	"github.com/shoebox-photos/shoebox/internal/store"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
-	"github.com/shoebox-photos/shoebox/internal/undo"
 )
 
 // Config is everything a run needs to know.
@@ -169,7 +169,7 @@ func (r *Run) recoverInterrupted() error {
 	if clean, err := journal.AllClosed(filepath.Join(StateDir(r.dest), "journal")); err == nil && clean {
 		return nil
 	}
-	st, err := undo.Interrupted(context.Background(), r.dest, r.cfg.FS)
+	st, err := recovery.Interrupted(context.Background(), r.dest, r.cfg.FS)
 	for _, p := range st.Problems {
 		r.emit(Event{Type: "warning", Stage: "recover", Reason: p})
 	}

@@ -33,6 +33,13 @@ type Reversal struct {
 
 // Reverser undoes the Done operations of an earlier run through its
 // executor, the one gate for mutations.
+//
+// Only undo uses it, yet it stays in this package, as do RemoveTemp and
+// CompleteMove below, which package recovery uses: they act through the
+// executor's unexported parts (its filesystem, dry run and journal, the
+// folders it fsyncs, Do), and moving them out would take exporting those,
+// so that the executor would no longer be the one place a change to a
+// library is made.
 type Reverser struct {
 	e *Executor
 

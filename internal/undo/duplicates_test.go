@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/fixture"
-	"github.com/shoebox-photos/shoebox/internal/fsx"
-	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/layout"
 	"github.com/shoebox-photos/shoebox/internal/pipeline"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
@@ -104,37 +102,5 @@ func assertContents(t *testing.T, got, want map[string]string) {
 		if _, ok := want[p]; !ok {
 			t.Errorf("%s was not there before the run", p)
 		}
-	}
-}
-
-// TestInterruptedAdoptsARemovedDuplicate: a run killed right after removing
-// a duplicate, before journaling it Done, is completed by recovery so that
-// undo still restores the duplicate; one killed before the removal owes
-// nothing.
-func TestInterruptedAdoptsARemovedDuplicate(t *testing.T) {
-	root := t.TempDir()
-	dest := filepath.Join(root, "lib")
-	kept := filepath.Join(dest, "2020", "a.jpg")
-	write(t, kept, []byte("photo a"))
-	removed, stays := filepath.Join(root, "card", "a copy.jpg"), filepath.Join(root, "card", "a again.jpg")
-	write(t, stays, []byte("photo a"))
-	fi, _ := os.Lstat(stays)
-	intent := func(seq uint64, dup string) journal.Entry {
-		return journal.Entry{Seq: seq, State: journal.Intent, Action: journal.RemoveDuplicate, Src: dup, Dst: kept,
-			Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}
-	}
-	killedJournal(t, dest, intent(1, removed), intent(2, stays))
-	st, err := undo.Interrupted(context.Background(), dest, fsx.OS)
-	if err != nil || st.Adopted != 1 {
-		t.Fatalf("recovery: %+v, %v; want the removal adopted", st, err)
-	}
-	if b, err := os.ReadFile(stays); err != nil || string(b) != "photo a" {
-		t.Errorf("a duplicate whose removal never happened was touched: %q, %v", b, err)
-	}
-	if st, err := undo.Last(context.Background(), dest, undo.Options{}); err != nil || st.Reverted != 1 {
-		t.Fatalf("undo: %+v, %v", st, err)
-	}
-	if b, err := os.ReadFile(removed); err != nil || string(b) != "photo a" {
-		t.Errorf("the removed duplicate was not restored: %q, %v", b, err)
 	}
 }

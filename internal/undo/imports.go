@@ -7,6 +7,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/importlog"
 	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/recovery"
 )
 
 // forgetImports removes from the library's import history the files the
@@ -31,7 +32,7 @@ func (u *undoer) forgetImports(sp *spill) {
 	var walkErr error
 	_, err = l.Forget(func(yield func(string) bool) {
 		walkErr = sp.each(func(e journal.Entry) error {
-			if !isTransfer(e.Action) {
+			if !recovery.IsTransfer(e.Action) {
 				return nil
 			}
 			rel, err := filepath.Rel(u.dest, e.Dst)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/quote"
+	"github.com/shoebox-photos/shoebox/internal/recovery"
 )
 
 // Undoing a run other than the newest is safe only when nothing done
@@ -33,13 +34,13 @@ func (h *history) named(id string, extra map[string][]journal.Entry) ([]journal.
 		if !slices.ContainsFunc(job, func(s journal.Summary) bool { return s.Header.RunID == id }) {
 			continue
 		}
-		if h.undone[job[0].Header.RunID] {
+		if h.Undone[job[0].Header.RunID] {
 			return nil, fmt.Errorf("run %s: %w", id, ErrAlreadyUndone)
 		}
 		var later []journal.Summary
 		for _, j := range jobs[:i] {
 			for _, s := range j {
-				if !h.undone[s.Header.RunID] {
+				if !h.Undone[s.Header.RunID] {
 					later = append(later, s)
 				}
 			}
@@ -56,7 +57,7 @@ func (h *history) named(id string, extra map[string][]journal.Entry) ([]journal.
 // prefix is enough, as with git's commits and docker's containers).
 func (h *history) resolve(id string) (string, error) {
 	var match []string
-	for _, s := range h.runs {
+	for _, s := range h.Runs {
 		switch {
 		case s.Header.RunID == id:
 			return id, nil
@@ -70,12 +71,12 @@ func (h *history) resolve(id string) (string, error) {
 	case len(match) > 1:
 		return "", fmt.Errorf("%w: %s begins %d runs' ids (%s); give more of it", ErrAmbiguousRun, id, len(match), strings.Join(match, ", "))
 	}
-	for _, u := range h.undos {
+	for _, u := range h.Undos {
 		if strings.HasPrefix(u.Header.RunID, id) {
 			return "", fmt.Errorf("%s is the journal of an undo (of run %s), not of a sort run: %w", u.Header.RunID, strings.Join(u.Header.Args[1:], ", "), ErrUnknownRun)
 		}
 	}
-	for run, recs := range h.recoveries {
+	for run, recs := range h.Recoveries {
 		for _, r := range recs {
 			if strings.HasPrefix(r.Header.RunID, id) {
 				return "", fmt.Errorf("%s is the journal of a recovery (of run %s), not of a sort run: %w", r.Header.RunID, run, ErrUnknownRun)
@@ -91,12 +92,12 @@ func (h *history) resolve(id string) (string, error) {
 // job sharing whether they are undone.
 func (h *history) jobs() [][]journal.Summary {
 	var jobs [][]journal.Summary
-	for i := len(h.runs) - 1; i >= 0; {
-		head := h.runs[i]
+	for i := len(h.Runs) - 1; i >= 0; {
+		head := h.Runs[i]
 		job := []journal.Summary{head}
 		for i--; i >= 0; i-- {
-			s := h.runs[i]
-			if finished(s) || !journal.SameWork(s.Header.Args, head.Header.Args) || h.undone[s.Header.RunID] != h.undone[head.Header.RunID] {
+			s := h.Runs[i]
+			if recovery.Finished(s) || !journal.SameWork(s.Header.Args, head.Header.Args) || h.Undone[s.Header.RunID] != h.Undone[head.Header.RunID] {
 				break
 			}
 			job = append(job, s)
@@ -162,7 +163,7 @@ func (h *history) independent(job, later []journal.Summary, extra map[string][]j
 // eachEntry calls fn for every entry of run's journals and of what the
 // recovery about to run would add.
 func (h *history) eachEntry(run journal.Summary, extra map[string][]journal.Entry, fn func(journal.Entry)) error {
-	for _, p := range h.journalsOf(run) {
+	for _, p := range h.JournalsOf(run) {
 		if _, err := journal.Read(p, func(e journal.Entry) error { fn(e); return nil }); err != nil {
 			return err
 		}

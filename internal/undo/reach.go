@@ -27,7 +27,7 @@ var ErrUnreachable = errors.New("could not reach")
 // gone from there was taken by shoebox, not by an unplugged drive.
 func (h *history) revertedBefore(run string) ([]uint64, error) {
 	var keys []uint64
-	for _, u := range h.undos {
+	for _, u := range h.Undos {
 		if u.Closed || !slices.Contains(u.Header.Args[1:], run) {
 			continue
 		}

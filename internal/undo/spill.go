@@ -42,7 +42,7 @@ func spillReversible(h *history, run journal.Summary, extra []journal.Entry, dir
 		sp.n++
 		return w.Put(spillKey(e, sp.n), encodeEntry(e))
 	}
-	for _, p := range h.journalsOf(run) {
+	for _, p := range h.JournalsOf(run) {
 		if _, err := journal.Read(p, put); err != nil {
 			return nil, sp.discard(err)
 		}

@@ -30,10 +30,10 @@ func TestSpilledEntriesComeBackNewestFirstAndWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	h, err := loadHistory(dir)
-	if err != nil || len(h.runs) != 1 {
-		t.Fatalf("history: %v, %d runs", err, len(h.runs))
+	if err != nil || len(h.Runs) != 1 {
+		t.Fatalf("history: %v, %d runs", err, len(h.Runs))
 	}
-	sp, err := spillReversible(h, h.runs[0], nil, filepath.Join(t.TempDir(), "scratch"))
+	sp, err := spillReversible(h, h.Runs[0], nil, filepath.Join(t.TempDir(), "scratch"))
 	if err != nil {
 		t.Fatal(err)
 	}

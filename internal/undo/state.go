@@ -1,9 +1,8 @@
 package undo
 
 import (
-	"slices"
-
 	"github.com/shoebox-photos/shoebox/internal/journal"
+	"github.com/shoebox-photos/shoebox/internal/recovery"
 )
 
 // Run is where one journal's run stands, as undo itself sees it: what
@@ -51,10 +50,10 @@ func Runs(sums []journal.Summary, running bool) []Run {
 		}
 	}
 	undoneBy, partly := map[string]string{}, map[string]string{}
-	for _, u := range h.undos {
+	for _, u := range h.Undos {
 		for _, id := range u.Header.Args[1:] {
 			switch {
-			case u.Closed && h.undone[id]:
+			case u.Closed && h.Undone[id]:
 				undoneBy[id] = u.Header.RunID
 			case !u.Closed && (u.Undone > 0 || u.Failed > 0):
 				partly[id] = u.Header.RunID
@@ -62,12 +61,12 @@ func Runs(sums []journal.Summary, running bool) []Run {
 		}
 	}
 	out := make([]Run, 0, len(sums))
-	for _, s := range sortedByStart(sums) {
+	for _, s := range recovery.SortedByStart(sums) {
 		r := Run{Summary: s}
 		switch {
 		case s.Err != nil:
 			r.State = "unreadable"
-		case len(s.Header.Args) > 0 && (s.Header.Args[0] == argUndo || s.Header.Args[0] == argRecover):
+		case len(s.Header.Args) > 0 && (s.Header.Args[0] == recovery.KindUndo || s.Header.Args[0] == recovery.KindRecover):
 			r.Kind = s.Header.Args[0]
 			r.State = map[bool]string{true: "complete", false: "incomplete"}[s.Closed]
 			r.Files = Files{Reverted: int64(s.Files.Reverted), Failed: int64(s.Files.Failed + s.Files.BackupFailed),
@@ -99,14 +98,6 @@ func Runs(sums []journal.Summary, running bool) []Run {
 	return out
 }
 
-// sortedByStart orders journals as undo does: run ids sort by the second
-// only, start times to the nanosecond.
-func sortedByStart(sums []journal.Summary) []journal.Summary {
-	sums = slices.Clone(sums)
-	slices.SortStableFunc(sums, func(a, b journal.Summary) int { return a.Header.Started.Compare(b.Header.Started) })
-	return sums
-}
-
 // ended says how a sort run ended by its own account.
 func ended(s journal.Summary) string {
 	switch {
@@ -127,7 +118,7 @@ func (h *history) files(run journal.Summary) Files {
 			DuplicatesRemoved: o.DuplicatesRemoved, BackupCopies: o.BackupCopies}
 	}
 	f := Files{FromJournal: true}
-	for _, s := range append([]journal.Summary{run}, h.recoveries[run.Header.RunID]...) {
+	for _, s := range append([]journal.Summary{run}, h.Recoveries[run.Header.RunID]...) {
 		f.Transferred += int64(s.Files.Transferred)
 		f.Failed += int64(s.Files.Failed)
 		f.DuplicatesRemoved += int64(s.Files.DuplicatesRemoved)

@@ -10,6 +10,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/quote"
+	"github.com/shoebox-photos/shoebox/internal/recovery"
 	"github.com/shoebox-photos/shoebox/internal/store"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
@@ -49,7 +50,7 @@ type Stats struct {
 	// job: the next undo reverses it. Empty otherwise.
 	Unfinished     string
 	UnfinishedArgs []string
-	Recovery       RecoveryStats
+	Recovery       recovery.Stats
 	DryRun         bool
 }
 
@@ -101,7 +102,7 @@ func undoRun(ctx context.Context, dest, runID string, opt Options) (Stats, error
 	if err != nil {
 		return st, fmt.Errorf("undo %s: %w", quote.Path(dest), err)
 	}
-	dir := journalDir(dest)
+	dir := recovery.JournalDir(dest)
 	if ok, err := hasJournals(dir); err != nil || !ok {
 		return st, errors.Join(err, fmt.Errorf("undo in %s: %w (no journal in %s)", quote.Path(dest), ErrNoJournal, quote.Path(dir)))
 	}
@@ -124,12 +125,12 @@ func (e unknownRunError) Error() string {
 func (e unknownRunError) Unwrap() error { return ErrUnknownRun }
 
 func undoLocked(ctx context.Context, dest, typed, runID string, opt Options, st Stats) (Stats, error) {
-	rec, found, err := recoverAll(ctx, dest, opt.FS, opt.DryRun)
+	rec, found, err := recovery.All(ctx, dest, opt.FS, opt.DryRun)
 	st.Recovery = rec
 	if err != nil {
 		return st, err
 	}
-	h, err := loadHistory(journalDir(dest))
+	h, err := loadHistory(recovery.JournalDir(dest))
 	if err != nil {
 		return st, err
 	}
@@ -224,7 +225,7 @@ func (u *undoer) undo(h *history, extra []journal.Entry) error {
 }
 
 func (u *undoer) open() error {
-	exec, w, err := journaledExecutor(u.opt.FS, u.opt.DryRun, u.dest, argUndo, u.run.Header.RunID)
+	exec, w, err := recovery.JournaledExecutor(u.opt.FS, u.opt.DryRun, u.dest, recovery.KindUndo, u.run.Header.RunID)
 	if err != nil {
 		return fmt.Errorf("undo run %s: %w", u.run.Header.RunID, err)
 	}

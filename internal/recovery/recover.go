@@ -1,4 +1,4 @@
-package undo
+package recovery
 
 import (
 	"cmp"
@@ -17,8 +17,8 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
-// RecoveryStats says what Interrupted found and did.
-type RecoveryStats struct {
+// Stats says what Interrupted found and did.
+type Stats struct {
 	Journals       int      // interrupted journals examined
 	TempsRemoved   int      // temp files of operations in flight, deleted
 	Adopted        int      // operations that had landed but were not journaled Done: recorded now
@@ -36,25 +36,26 @@ type RecoveryStats struct {
 // landed. What it did goes into a recovery journal naming the killed run.
 // Damaged journals and per-file trouble are reported in Problems, not as
 // an error: they must not stop the next run.
-func Interrupted(ctx context.Context, dest string, fsys fsx.FS) (RecoveryStats, error) {
-	st, _, err := recoverAll(ctx, dest, fsys, false)
+func Interrupted(ctx context.Context, dest string, fsys fsx.FS) (Stats, error) {
+	st, _, err := All(ctx, dest, fsys, false)
 	return st, err
 }
 
-// recoverAll is Interrupted; in a dry run it changes nothing and returns
-// the entries it would have recorded, by run id.
-func recoverAll(ctx context.Context, dest string, fsys fsx.FS, dry bool) (RecoveryStats, map[string][]journal.Entry, error) {
-	var st RecoveryStats
+// All is Interrupted that also returns the entries it recorded, by run id;
+// in a dry run it changes nothing and returns the entries it would have
+// recorded.
+func All(ctx context.Context, dest string, fsys fsx.FS, dry bool) (Stats, map[string][]journal.Entry, error) {
+	var st Stats
 	found := map[string][]journal.Entry{}
 	dest, err := filepath.Abs(dest)
 	if err != nil {
 		return st, found, fmt.Errorf("recover %s: %w", quote.Path(dest), err)
 	}
-	h, err := loadHistory(journalDir(dest))
+	h, err := LoadHistory(JournalDir(dest))
 	if err != nil {
 		return st, found, err
 	}
-	for _, bad := range h.unreadable {
+	for _, bad := range h.Unreadable {
 		st.Problems = append(st.Problems, fmt.Sprintf("skipped a damaged journal: %v", bad.Err))
 	}
 	for _, s := range h.interrupted() {
@@ -62,7 +63,7 @@ func recoverAll(ctx context.Context, dest string, fsys fsx.FS, dry bool) (Recove
 			return st, found, err
 		}
 		st.Journals++
-		rc := &recovery{ctx: ctx, dest: dest, fsys: fsys, dry: dry, h: h, run: s, st: &st, backups: map[string]journal.Entry{}}
+		rc := &recoverer{ctx: ctx, dest: dest, fsys: fsys, dry: dry, h: h, run: s, st: &st, backups: map[string]journal.Entry{}}
 		entries, err := rc.run1()
 		found[s.Header.RunID] = entries
 		if err != nil {
@@ -72,15 +73,15 @@ func recoverAll(ctx context.Context, dest string, fsys fsx.FS, dry bool) (Recove
 	return st, found, nil
 }
 
-// recovery deals with one interrupted journal.
-type recovery struct {
+// recoverer deals with one interrupted journal.
+type recoverer struct {
 	ctx  context.Context
 	dest string
 	fsys fsx.FS
 	dry  bool
-	h    *history
+	h    *History
 	run  journal.Summary
-	st   *RecoveryStats
+	st   *Stats
 
 	w       *journal.Writer
 	exec    *transfer.Executor
@@ -99,7 +100,7 @@ type opKey struct {
 	dst    string
 }
 
-func (rc *recovery) run1() ([]journal.Entry, error) {
+func (rc *recoverer) run1() ([]journal.Entry, error) {
 	pending, err := rc.pendingIntents()
 	if err != nil {
 		rc.problem("could not read journal %s: %v", quote.Path(rc.run.Path), err)
@@ -130,7 +131,7 @@ func isMove(e journal.Entry) int {
 
 // pendingIntents lists, in journal order, the transfer Intents that have no
 // Done or Failed record in the journal or its earlier recoveries.
-func (rc *recovery) pendingIntents() ([]journal.Entry, error) {
+func (rc *recoverer) pendingIntents() ([]journal.Entry, error) {
 	var order []opKey
 	intents := map[opKey]journal.Entry{}
 	finished := map[opKey]bool{}
@@ -153,7 +154,7 @@ func (rc *recovery) pendingIntents() ([]journal.Entry, error) {
 		return nil
 	}
 	paths := []string{rc.run.Path}
-	for _, r := range rc.h.recoveries[rc.run.Header.RunID] {
+	for _, r := range rc.h.Recoveries[rc.run.Header.RunID] {
 		paths = append(paths, r.Path)
 	}
 	for _, p := range paths {
@@ -172,24 +173,16 @@ func (rc *recovery) pendingIntents() ([]journal.Entry, error) {
 
 // recoverable: an Intent of these without an outcome may have happened.
 func recoverable(a journal.Action) bool {
-	return isTransfer(a) || a == journal.RemoveDuplicate || a == journal.Mkdir
+	return IsTransfer(a) || a == journal.RemoveDuplicate || a == journal.Mkdir
 }
 
-func isTransfer(a journal.Action) bool {
-	switch a {
-	case journal.Copy, journal.Move, journal.Hardlink, journal.Symlink, journal.Reflink:
-		return true
-	}
-	return false
-}
-
-func (rc *recovery) isUndo() bool {
+func (rc *recoverer) isUndo() bool {
 	args := rc.run.Header.Args
-	return len(args) > 0 && args[0] == argUndo
+	return len(args) > 0 && args[0] == KindUndo
 }
 
-func (rc *recovery) open() error {
-	exec, w, err := journaledExecutor(rc.fsys, rc.dry, rc.dest, argRecover, rc.run.Header.RunID)
+func (rc *recoverer) open() error {
+	exec, w, err := JournaledExecutor(rc.fsys, rc.dry, rc.dest, KindRecover, rc.run.Header.RunID)
 	if err != nil {
 		return fmt.Errorf("recover run %s: %w", rc.run.Header.RunID, err)
 	}
@@ -197,7 +190,7 @@ func (rc *recovery) open() error {
 	return nil
 }
 
-func (rc *recovery) close() error {
+func (rc *recoverer) close() error {
 	err := rc.exec.Flush()
 	if rc.w != nil {
 		err = errors.Join(err, rc.w.Close())
@@ -208,12 +201,12 @@ func (rc *recovery) close() error {
 	return nil
 }
 
-func (rc *recovery) problem(format string, args ...any) {
+func (rc *recoverer) problem(format string, args ...any) {
 	rc.st.Problems = append(rc.st.Problems, fmt.Sprintf(format, args...))
 }
 
 // recoverOne handles one operation that was in flight when the run died.
-func (rc *recovery) recoverOne(in journal.Entry) {
+func (rc *recoverer) recoverOne(in journal.Entry) {
 	if in.Tmp != "" {
 		removed, err := rc.exec.RemoveTemp(in.Tmp)
 		if err != nil {
@@ -247,7 +240,7 @@ func (rc *recovery) recoverOne(in journal.Entry) {
 // dirMade: the run announced it would create a missing folder; if the
 // folder is there now, the run made it, and recording that lets undo remove
 // it once empty. (A folder that existed before was never announced.)
-func (rc *recovery) dirMade(in journal.Entry) os.FileInfo {
+func (rc *recoverer) dirMade(in journal.Entry) os.FileInfo {
 	fi, err := rc.fsys.Lstat(in.Dst)
 	if err != nil || !fi.IsDir() {
 		return nil
@@ -257,7 +250,7 @@ func (rc *recovery) dirMade(in journal.Entry) os.FileInfo {
 
 // landedFile returns the file at in.Dst if it has the size and mtime the
 // operation was recorded with, else nil.
-func (rc *recovery) landedFile(in journal.Entry) os.FileInfo {
+func (rc *recoverer) landedFile(in journal.Entry) os.FileInfo {
 	fi, err := rc.fsys.Lstat(in.Dst)
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() != in.Size ||
 		(in.ModTime != 0 && fi.ModTime().UnixNano() != in.ModTime) {
@@ -268,7 +261,7 @@ func (rc *recovery) landedFile(in journal.Entry) os.FileInfo {
 
 // copyLanded: the rename into place happened if the destination now holds
 // exactly the source's bytes with the recorded mtime.
-func (rc *recovery) copyLanded(in journal.Entry) os.FileInfo {
+func (rc *recoverer) copyLanded(in journal.Entry) os.FileInfo {
 	fi := rc.landedFile(in)
 	if fi == nil {
 		return nil
@@ -279,7 +272,7 @@ func (rc *recovery) copyLanded(in journal.Entry) os.FileInfo {
 	return fi
 }
 
-func (rc *recovery) linkLanded(in journal.Entry) os.FileInfo {
+func (rc *recoverer) linkLanded(in journal.Entry) os.FileInfo {
 	dst, err1 := rc.fsys.Lstat(in.Dst)
 	src, err2 := rc.fsys.Lstat(in.Src)
 	if err1 != nil || err2 != nil || !os.SameFile(dst, src) {
@@ -288,7 +281,7 @@ func (rc *recovery) linkLanded(in journal.Entry) os.FileInfo {
 	return dst
 }
 
-func (rc *recovery) symlinkLanded(in journal.Entry) os.FileInfo {
+func (rc *recoverer) symlinkLanded(in journal.Entry) os.FileInfo {
 	dst, err := rc.fsys.Lstat(in.Dst)
 	if err != nil || dst.Mode()&fs.ModeSymlink == 0 {
 		return nil
@@ -305,7 +298,7 @@ func (rc *recovery) symlinkLanded(in journal.Entry) os.FileInfo {
 // the duplicate is gone and its kept copy is still there, the removal
 // happened and is recorded as Done, so an undo restores the duplicate. If
 // the duplicate is still there, nothing happened and nothing is owed.
-func (rc *recovery) duplicateRemoved(in journal.Entry) os.FileInfo {
+func (rc *recoverer) duplicateRemoved(in journal.Entry) os.FileInfo {
 	if _, err := rc.fsys.Lstat(in.Src); !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -318,7 +311,7 @@ func (rc *recovery) duplicateRemoved(in journal.Entry) os.FileInfo {
 
 // adoptIf records a landed operation as Done, with the identity of the file
 // that landed, so an undo can prove it is shoebox's.
-func (rc *recovery) adoptIf(in journal.Entry, landed os.FileInfo) {
+func (rc *recoverer) adoptIf(in journal.Entry, landed os.FileInfo) {
 	if landed == nil {
 		return
 	}
@@ -336,7 +329,7 @@ func (rc *recovery) adoptIf(in journal.Entry, landed os.FileInfo) {
 	rc.st.Adopted++
 }
 
-func (rc *recovery) record(e journal.Entry) error {
+func (rc *recoverer) record(e journal.Entry) error {
 	rc.found = append(rc.found, e)
 	if rc.w == nil {
 		return nil
@@ -348,7 +341,7 @@ func (rc *recovery) record(e journal.Entry) error {
 // move happened (a rename, or a cross-device move whose removal finished);
 // with both present and identical, the verified copy landed and only the
 // source's removal is missing.
-func (rc *recovery) recoverMove(in journal.Entry) {
+func (rc *recoverer) recoverMove(in journal.Entry) {
 	landed := rc.landedFile(in)
 	if landed == nil {
 		return

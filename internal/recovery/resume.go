@@ -1,4 +1,4 @@
-package undo
+package recovery
 
 import (
 	"context"
@@ -15,26 +15,26 @@ import (
 // number as one run that was never killed. What a killed run landed and
 // no recovery recorded yet (a dry run does not recover) counts too.
 func Resumed(ctx context.Context, dest string, fsys fsx.FS, args []string, fn func(src, dst string)) error {
-	_, pending, err := recoverAll(ctx, dest, fsys, true)
+	_, pending, err := All(ctx, dest, fsys, true)
 	if err != nil {
 		return err
 	}
-	h, err := loadHistory(journalDir(dest))
+	h, err := LoadHistory(JournalDir(dest))
 	if err != nil {
 		return err
 	}
 	landed := func(e journal.Entry) error {
-		if e.State == journal.Done && isTransfer(e.Action) {
+		if e.State == journal.Done && IsTransfer(e.Action) {
 			fn(e.Src, e.Dst)
 		}
 		return nil
 	}
-	for i := len(h.runs) - 1; i >= 0; i-- {
-		s := h.runs[i]
-		if finished(s) || h.undone[s.Header.RunID] || !journal.SameWork(s.Header.Args, args) {
+	for i := len(h.Runs) - 1; i >= 0; i-- {
+		s := h.Runs[i]
+		if Finished(s) || h.Undone[s.Header.RunID] || !journal.SameWork(s.Header.Args, args) {
 			return nil
 		}
-		for _, p := range h.journalsOf(s) {
+		for _, p := range h.JournalsOf(s) {
 			if _, err := journal.Read(p, landed); err != nil {
 				return err
 			}
