@@ -450,35 +450,56 @@ func (l *namesList) print(w io.Writer, title string) {
 }
 
 // start opens the output: in --json a "start" line with the settings that
-// decide what happens to the sources; on stderr, whatever --quiet says, a
-// line when the mode removes sources and was not typed on this command
-// line (a library's config saying mode = "move"), before any file is touched.
+// decide what happens to the sources; on stderr, before any file is
+// touched, a line for every mode that is not a plain copy and what it
+// means for the sources (a move removes them; links leave the library
+// depending on them): whatever --quiet says when the mode came from a
+// config file (a library's mode = "symlink" would otherwise turn a plain
+// sort into links in silence, dangling once the card is wiped), and
+// unless --quiet when it was typed.
 func (p *printer) start(cfg pipeline.Config) {
 	from := p.f.modeFrom
 	p.log.say(time.Now(), fmt.Sprintf("start: shoebox %s (mode %s from %s%s)", shown(strings.Join(cfg.Args, " ")),
 		cfg.Mode, shown(originName(from)), map[bool]string{true: ", dry run"}[cfg.DryRun]))
 	if p.enc != nil {
-		_ = p.enc.Encode(startLine{Type: "start", Mode: cfg.Mode.String(), ModeFrom: originName(from),
+		_ = p.enc.Encode(startLine{Type: "start", Mode: cfg.Mode.String(), ModeFrom: originName(from), ModeNote: modeNote(cfg.Mode, cfg.DryRun),
 			DryRun: cfg.DryRun, DeleteDuplicates: cfg.DeleteDuplicates, Dest: cfg.Dest, DestBytes: rawBytes(cfg.Dest)})
 	}
 	if p.f.verbose {
 		fmt.Fprintf(p.human, "layout: %s (under %s; files with no date: %s)\n", shown(p.f.template), shown(cfg.Dest), shown(cfg.UnknownDir))
 	}
-	if cfg.Mode != transfer.Move || from == "command line" {
+	note := modeNote(cfg.Mode, cfg.DryRun)
+	if note == "" || from == "command line" && p.f.quiet {
 		return
 	}
-	will := "the sources will be removed once each file is safely in the library"
-	if cfg.DryRun {
-		will = "the sources would be removed (dry run: nothing is changed)"
+	fmt.Fprintf(p.env.Stderr, "shoebox: mode: %s (from %s) — %s\n", cfg.Mode, shown(originName(from)), note)
+}
+
+// modeNote says what a mode other than a plain copy means for the
+// sources and the library; "" for a copy.
+func modeNote(m transfer.Mode, dryRun bool) string {
+	switch m {
+	case transfer.Move:
+		if dryRun {
+			return "the sources would be removed (dry run: nothing is changed); give --mode copy to keep them"
+		}
+		return "the sources will be removed once each file is safely in the library; give --mode copy to keep them"
+	case transfer.Symlink:
+		return "the library will hold symbolic links to the sources, not copies: a link points nowhere once its source is deleted or its card wiped; give --mode copy for copies"
+	case transfer.Hardlink:
+		return "the library will share each source's bytes (a hard link), not copy them: one copy of each photo, and a change to either name changes both; give --mode copy for copies"
+	case transfer.Reflink:
+		return "the copies will share their disk blocks with the sources until either changes (a clone): one damaged block damages both; give --mode copy for copies of their own"
 	}
-	fmt.Fprintf(p.env.Stderr, "shoebox: mode: move (from %s) — %s; give --mode copy to keep them\n", shown(from), will)
+	return ""
 }
 
 // startLine is the first line of --json output.
 type startLine struct {
 	Type             string `json:"type"`
 	Mode             string `json:"mode"`
-	ModeFrom         string `json:"mode_from"` // "command line", "default", or the config file's path
+	ModeFrom         string `json:"mode_from"`           // "command line", "default", or the config file's path
+	ModeNote         string `json:"mode_note,omitempty"` // what a mode other than a plain copy means for the sources (as said on stderr)
 	DryRun           bool   `json:"dry_run"`
 	DeleteDuplicates bool   `json:"delete_duplicates,omitempty"`
 	Dest             string `json:"dest"`
