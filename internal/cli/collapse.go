@@ -30,10 +30,16 @@ type collapser struct {
 }
 
 type kind struct {
-	label  string // the message with its paths and numbers taken out
-	what   string // "warning", "failure", "problem"
-	n      int
-	sample string
+	label string // the message with its paths and numbers taken out: what groups
+	// exact is the first message with only its own file's paths taken out;
+	// uniform says every message of the kind gave the same, so the recap
+	// can show it as it is (a full drive's path, digits and all), not
+	// the label with every digit an N.
+	exact   string
+	uniform bool
+	what    string // "warning", "failure", "problem"
+	n       int
+	sample  string
 }
 
 type failure struct{ path, reason string }
@@ -43,14 +49,16 @@ func newCollapser(all bool) *collapser { return &collapser{all: all, kinds: map[
 // show counts ev under its kind and reports whether it is one of the first
 // few of that kind, to be printed now.
 func (c *collapser) show(what string, ev pipeline.Event) bool {
-	label := kindOf(ev)
+	exact := withoutFiles(ev)
+	label := kindOf(exact)
 	key := what + "\x00" + ev.Stage + "\x00" + label
 	k := c.kinds[key]
 	if k == nil {
-		k = &kind{label: label, what: what, sample: ev.Reason}
+		k = &kind{label: label, exact: exact, uniform: true, what: what, sample: ev.Reason}
 		c.kinds[key] = k
 		c.order = append(c.order, key)
 	}
+	k.uniform = k.uniform && exact == k.exact
 	k.n++
 	return k.n <= shownPerKind || c.all
 }
@@ -79,8 +87,12 @@ func (c *collapser) recap(w io.Writer) {
 	}
 	sort.SliceStable(cut, func(i, j int) bool { return cut[i].n > cut[j].n })
 	for _, k := range cut {
+		text := k.label
+		if k.uniform {
+			text = k.exact
+		}
 		fmt.Fprintf(w, "shoebox: %s files: %s (%s: first %d shown, all in --json and --report)\n",
-			group(int64(k.n)), shown(k.label), k.what, shownPerKind)
+			group(int64(k.n)), shown(text), k.what, shownPerKind)
 	}
 	if c.failed == 0 {
 		return
@@ -99,10 +111,8 @@ var (
 	number = regexp.MustCompile(`[0-9]+`)
 )
 
-// kindOf is a message with what differs from file to file taken out: its
-// paths, anything quoted, numbers. "IMG_1.JPG": not a JPEG (at byte 12)
-// and "IMG_2.JPG": not a JPEG (at byte 40) are one kind.
-func kindOf(ev pipeline.Event) string {
+// withoutFiles is a message with the paths of its own files taken out.
+func withoutFiles(ev pipeline.Event) string {
 	s := ev.Reason
 	for _, p := range []string{ev.Src, ev.Dst, ev.SameAs} {
 		if p != "" {
@@ -110,11 +120,22 @@ func kindOf(ev pipeline.Event) string {
 			s = strings.ReplaceAll(s, p, "…")
 		}
 	}
+	return tidy(s)
+}
+
+// kindOf is a message (its own files' paths already out) with what else
+// may differ from file to file taken out: anything quoted, numbers.
+// "IMG_1.JPG": not a JPEG (at byte 12) and "IMG_2.JPG": not a JPEG (at
+// byte 40) are one kind.
+func kindOf(s string) string {
 	s = quoted.ReplaceAllString(s, "…")
 	s = number.ReplaceAllString(s, "N")
+	return tidy(s)
+}
+
+func tidy(s string) string {
 	s = strings.TrimLeft(s, ":; ")
-	s = strings.TrimPrefix(s, "…: ")
-	return s
+	return strings.TrimPrefix(s, "…: ")
 }
 
 func plural(n int, one, many string) string {

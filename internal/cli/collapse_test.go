@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
 )
 
 // Many files with one same trouble: the first few of each kind are
@@ -55,5 +56,28 @@ func TestRepeatedWarningsAndFailuresAreCollapsed(t *testing.T) {
 	r = shoebox("sort", "-v", "-n", src, filepath.Join(base, "lib2"))
 	if n := strings.Count(r.stderr, "does not look like jpeg"); n != 12 {
 		t.Errorf("--verbose printed %d of the 12 warnings:\n%s", n, r.stderr)
+	}
+}
+
+// A kind whose messages are one same text once each file's own paths are
+// out (a full drive, named with its path) is recapped as it is, digits
+// and all; a kind whose messages differ otherwise (a byte offset) is
+// recapped with its numbers as N.
+func TestCollapsedKindKeepsItsSharedPathExact(t *testing.T) {
+	c := newCollapser(false)
+	for i := range 8 {
+		src := fmt.Sprintf("/card/DCIM/IMG_%04d.JPG", i)
+		c.show("failure", pipeline.Event{Stage: "transfer", Src: src,
+			Reason: fmt.Sprintf("%s: create folder /media/disk2024/Photos/2019/2019-07-04: the destination is full", src)})
+		c.show("warning", pipeline.Event{Stage: "meta", Src: src,
+			Reason: fmt.Sprintf("%s: not a JPEG (at byte %d)", src, 10+i)})
+	}
+	var out strings.Builder
+	c.recap(&out)
+	if !strings.Contains(out.String(), "shoebox: 8 files: create folder /media/disk2024/Photos/2019/2019-07-04: the destination is full (failure") {
+		t.Errorf("the shared path is not recapped exactly:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "shoebox: 8 files: not a JPEG (at byte N) (warning") {
+		t.Errorf("differing numbers are not recapped as N:\n%s", out.String())
 	}
 }
