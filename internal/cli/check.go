@@ -196,7 +196,9 @@ func (o *checkOutput) clearProgress() {
 type checkSummary struct {
 	Type     string        `json:"type"` // "summary"
 	Library  string        `json:"library"`
+	LibBytes []byte        `json:"library_bytes,omitempty"` // see jsonEvent
 	Backup   string        `json:"backup,omitempty"`
+	BakBytes []byte        `json:"backup_bytes,omitempty"`
 	ReadData bool          `json:"read_data"`
 	Subset   string        `json:"read_data_subset,omitempty"`
 	Files    int64         `json:"files"`
@@ -216,7 +218,7 @@ func (o *checkOutput) summary(lib string, opt check.Options, st check.Stats, err
 	defer o.mu.Unlock()
 	o.clearProgress()
 	if o.enc != nil {
-		s := checkSummary{Type: "summary", Library: lib, Backup: opt.Backup, ReadData: opt.ReadData, Subset: opt.Subset.String(),
+		s := checkSummary{Type: "summary", Library: lib, LibBytes: rawBytes(lib), Backup: opt.Backup, BakBytes: rawBytes(opt.Backup), ReadData: opt.ReadData, Subset: opt.Subset.String(),
 			Files: st.Files, Read: st.Read, Bytes: st.Bytes, NoRecord: st.NoRecord, Problems: st.Problems(),
 			InLib: st.Library, InBackup: st.Backup, Differs: st.Differs, Seconds: time.Since(o.start).Seconds()}
 		if err != nil && !errors.Is(err, context.Canceled) {

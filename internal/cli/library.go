@@ -195,6 +195,7 @@ type logRun struct {
 	State     string   `json:"state"`           // see undo.Run
 	Ended     string   `json:"ended,omitempty"` // sort: complete, interrupted, stopped, killed
 	Args      []string `json:"args,omitempty"`
+	ArgsBytes [][]byte `json:"args_bytes,omitempty"` // every word's exact bytes, when one is not valid UTF-8 (see jsonEvent)
 	Files     logFiles `json:"files"`
 	Done      int      `json:"done"`
 	Failed    int      `json:"failed"`
@@ -223,7 +224,7 @@ func logJSON(w io.Writer, runs []undo.Run) error {
 	enc := json.NewEncoder(w)
 	for _, r := range runs {
 		f := r.Files
-		l := logRun{Type: "run", RunID: r.Header.RunID, Kind: r.Kind, State: r.State, Ended: r.Ended, Args: r.Header.Args,
+		l := logRun{Type: "run", RunID: r.Header.RunID, Kind: r.Kind, State: r.State, Ended: r.Ended, Args: r.Header.Args, ArgsBytes: rawArgs(r.Header.Args),
 			Files: logFiles{Planned: f.Planned, Transferred: f.Transferred, Failed: f.Failed, NotAttempted: f.NotAttempted,
 				DuplicatesRemoved: f.DuplicatesRemoved, BackupCopies: f.BackupCopies, Reverted: f.Reverted, From: "summary"},
 			Done: r.Done, Failed: r.Summary.Failed, Undone: r.Undone,

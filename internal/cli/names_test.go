@@ -190,3 +190,52 @@ func TestShownEscapesWhatMovesTheCursor(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONKeepsNonUTF8BackupAndArgsExact: the same for the paths the
+// other --json lines carry: an op's backup copy (backup_bytes), log's
+// command lines (args_bytes, every word, when one is not UTF-8), and
+// check's library and backup (library_bytes, backup_bytes).
+func TestJSONKeepsNonUTF8BackupAndArgsExact(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows names are UTF-16: no byte of one is invalid UTF-8")
+	}
+	base := t.TempDir()
+	src, lib, bak := filepath.Join(base, "card"), filepath.Join(base, "lib\xe9"), filepath.Join(base, "bak\xff")
+	writeFile(t, filepath.Join(src, "IMG_1.JPG"), fixture.JPEG(fixture.EXIF{When: time.Date(2019, 7, 4, 12, 0, 0, 0, time.UTC)}), 0o644)
+	if err := os.Mkdir(bak, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := shoebox("sort", "--json", "-q", "--backup", bak, src, lib)
+	if r.code != ExitOK {
+		t.Fatalf("sort: %s", r)
+	}
+	ops := jsonOps(t, r.stdout)
+	if len(ops) != 1 || !bytes.HasPrefix(ops[0].BackupBytes, []byte(bak+string(filepath.Separator))) {
+		t.Fatalf("backup_bytes does not name the backup copy under %q: %+v", bak, ops)
+	}
+	if _, err := os.Stat(string(ops[0].BackupBytes)); err != nil {
+		t.Errorf("backup_bytes does not name the landed backup copy: %v", err)
+	}
+
+	r = shoebox("log", "--json", lib)
+	var run logRun
+	if err := json.Unmarshal([]byte(strings.TrimSpace(r.stdout)), &run); err != nil {
+		t.Fatalf("log --json: %v\n%s", err, r.stdout)
+	}
+	if len(run.ArgsBytes) != len(run.Args) || len(run.Args) == 0 {
+		t.Fatalf("args_bytes %q for args %q", run.ArgsBytes, run.Args)
+	}
+	if got := string(run.ArgsBytes[len(run.ArgsBytes)-1]); got != lib {
+		t.Errorf("args_bytes ends with %q, want the library %q", got, lib)
+	}
+
+	r = shoebox("check", "--json", "--backup", bak, lib)
+	var sum checkSummary
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
+		t.Fatalf("check --json: %v\n%s", err, r.stdout)
+	}
+	if string(sum.LibBytes) != lib || string(sum.BakBytes) != bak {
+		t.Errorf("check summary library_bytes %q backup_bytes %q, want %q and %q", sum.LibBytes, sum.BakBytes, lib, bak)
+	}
+}
