@@ -422,6 +422,12 @@ func (r *Run) stopFor(err error) {
 		r.stop()
 		return
 	}
+	if errors.Is(err, transfer.ErrSourceKept) {
+		// A moved file's source could not be removed (a read-only folder
+		// of the card): its copy is safe, and the next file may well be
+		// in another folder. Its errno is the source's, not the library's.
+		return
+	}
 	for _, errno := range []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT, syscall.EROFS} {
 		if errors.Is(err, errno) {
 			r.stopped = fmt.Errorf("%w: %s: %v; free some space (or fix the destination) and run the same command again to finish",
@@ -486,6 +492,11 @@ func (r *Run) account(x opResult) {
 		// not call a file that landed "failed".
 		r.emit(Event{Type: "warning", Stage: "transfer", Src: o.Src, Dst: o.Dst,
 			Reason: fmt.Sprintf("%s landed at %s, but: %v", o.Src, quote.Path(o.Dst), res.Err)})
+		if errors.Is(res.Err, transfer.ErrSourceKept) {
+			// Copied, not moved: the op line says what happened to the
+			// source, not what a move would have done.
+			ev.Action, ev.Reason = transfer.Copy.String(), "copied; the source could not be removed and stays where it is"
+		}
 	}
 	switch {
 	case o.Renamed:

@@ -356,7 +356,7 @@ func (r *run) moveWithBackup() error {
 	r.backupDone()
 	if err := r.removeSource(info); err != nil {
 		r.journalFinal(journal.Done, nil) // both copies landed; only the removal failed
-		return fmt.Errorf("copied to the library and the backup, but source kept: %w", err)
+		return fmt.Errorf("copied to the library and the backup, but %w: %w", ErrSourceKept, err)
 	}
 	return r.journalFinal(journal.Done, nil)
 }

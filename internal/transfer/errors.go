@@ -24,6 +24,11 @@ var (
 	// ErrLinkInLibrary: a folder on the way to the destination, inside the
 	// library, is a symbolic link; shoebox does not write through it.
 	ErrLinkInLibrary = errors.New("is a symbolic link inside the library; shoebox does not write through links (replace it with a real folder, or remove it)")
+	// ErrSourceKept: a move's copy landed (and its backup, if any), but its
+	// source could not be removed and is still there. What failed is on
+	// the source's side (a read-only folder of the card), not the
+	// library's: it says nothing of the files that follow.
+	ErrSourceKept = errors.New("source kept")
 	// errDstExists wraps fs.ErrExist: shoebox never overwrites a file.
 	errDstExists = fmt.Errorf("destination already exists, not overwritten: %w", fs.ErrExist)
 )

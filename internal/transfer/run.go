@@ -250,7 +250,7 @@ func (r *run) moveAcrossDevices() error {
 	}
 	if err := r.removeSource(info); err != nil {
 		r.journalFinal(journal.Done, nil) // the copy did land; only the removal failed
-		return fmt.Errorf("copied, but source kept: %w", err)
+		return fmt.Errorf("copied, but %w: %w", ErrSourceKept, err)
 	}
 	return r.journalFinal(journal.Done, nil)
 }
