@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -105,7 +106,12 @@ func (r *Run) scanArchives(ctx context.Context, emit func(scan.File) error, repo
 	}
 	for _, a := range r.archives.Archives() {
 		for _, p := range a.Problems() {
-			report(scan.Problem{Path: a.Path, Op: "read archive", Err: fmt.Errorf("member %s: %w", quote.Path(p.Member), p.Err)})
+			// Named as its members are (ARCHIVE/MEMBER), so that the list
+			// of failed paths says which member to look at. The name is
+			// joined as stored, never cleaned: "../x.jpg" cleaned would
+			// name a file outside the archive that is not the one refused.
+			path := a.Path + string(filepath.Separator) + p.Member
+			report(scan.Problem{Path: path, Op: "read archive member", Err: p.Err})
 		}
 		for _, m := range a.Members() {
 			if err := ctx.Err(); err != nil {
