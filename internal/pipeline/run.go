@@ -250,6 +250,10 @@ func Open(cfg Config) (*Run, error) {
 		r.Close()
 		return nil, err
 	}
+	if err := r.claimBackup(); err != nil {
+		r.Close()
+		return nil, err
+	}
 	return r, nil
 }
 

@@ -1,0 +1,196 @@
+package pipeline
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/quote"
+)
+
+// A backup folder belongs to one library. Two libraries given one backup
+// folder meet at the same names: a move into the second found the first's
+// identical backup file there, kept it as its own second copy and emptied
+// the card, and an undo of the first's run then deleted that file, leaving
+// the second's photo with one copy. So a library has an identity (a random
+// id in its state folder), a backup folder records whose backup it is
+// (BACKUP/.shoebox/backup-of, a name the executor never lets a photo
+// take), and a run refuses a backup folder that records another library,
+// before anything is copied; a dry run says the same.
+
+const (
+	libraryIDFile = "library-id" // in DEST/.shoebox
+	backupOfFile  = "backup-of"  // in BACKUP/.shoebox
+)
+
+// ErrBackupOwned: the backup folder holds another library's backup.
+var ErrBackupOwned = errors.New("the backup folder holds another library's backup")
+
+// backupOwner is what a backup folder records of its library.
+type backupOwner struct {
+	id, path string
+}
+
+// claimBackup checks that the backup folder is this library's, and in a
+// real run records that it is (the first run with it, or a library whose
+// state folder was made anew at the same path). Called under the
+// library's lock.
+func (r *Run) claimBackup() error {
+	if r.backup == "" {
+		return nil
+	}
+	id, err := r.libraryID()
+	if err != nil {
+		return err
+	}
+	if err := r.notInsideAnotherBackup(id); err != nil {
+		return err
+	}
+	if err := backupNotALibrary(r.backup); err != nil {
+		return err
+	}
+	marker := filepath.Join(r.backup, ".shoebox", backupOfFile)
+	owner, err := readBackupOwner(marker)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("backup folder %s: read %s: %w", quote.Path(r.backup), quote.Path(marker), err)
+	case owner.id == id && id != "":
+		return nil
+	case !(fsx.Within(owner.path, r.dest) && fsx.Within(r.dest, owner.path)): // not this library's folder, by any name
+		return fmt.Errorf("%w: %w: %s is the backup of the library %s; each library needs a backup folder of its own (a folder beside it on the same drive will do)",
+			ErrConfig, ErrBackupOwned, quote.Path(r.backup), quote.Path(owner.path))
+	}
+	if r.cfg.DryRun {
+		return nil
+	}
+	return writeBackupOwner(r.cfg.FS, marker, backupOwner{id: id, path: r.dest})
+}
+
+// notInsideAnotherBackup refuses a backup folder inside a folder that is
+// another library's backup: its copies would be that library's strays,
+// and its names that library's to take.
+func (r *Run) notInsideAnotherBackup(id string) error {
+	for dir := filepath.Dir(r.backup); ; dir = filepath.Dir(dir) {
+		owner, err := readBackupOwner(filepath.Join(dir, ".shoebox", backupOfFile))
+		if err == nil && (owner.id != id || id == "") && !(fsx.Within(owner.path, r.dest) && fsx.Within(r.dest, owner.path)) {
+			return fmt.Errorf("%w: %w: %s is inside %s, the backup of the library %s; each library needs a backup folder of its own, outside any other's",
+				ErrConfig, ErrBackupOwned, quote.Path(r.backup), quote.Path(dir), quote.Path(owner.path))
+		}
+		if filepath.Dir(dir) == dir {
+			return nil
+		}
+	}
+}
+
+// backupNotALibrary refuses a backup folder whose state folder holds
+// anything but the record of whose backup it is (and the temp of a write
+// of it cut short): that is a library's state folder, and a library is
+// not a backup folder.
+func backupNotALibrary(backup string) error {
+	state := filepath.Join(backup, ".shoebox")
+	entries, err := os.ReadDir(state)
+	if err != nil {
+		return nil // none: a backup folder not yet used (a file there is refused where the copies go)
+	}
+	for _, e := range entries {
+		if n := e.Name(); n != backupOfFile && !strings.HasPrefix(n, "."+backupOfFile+".shoebox-tmp-") {
+			return fmt.Errorf("%w: backup folder %s holds %s, which is not a backup folder's: it looks like a library; give a folder of its own for the backup",
+				ErrConfig, quote.Path(backup), quote.Path(filepath.Join(state, n)))
+		}
+	}
+	return nil
+}
+
+// libraryID is the library's identity, made on its first real run; a dry
+// run reads it and makes none ("" when there is none yet).
+func (r *Run) libraryID() (string, error) {
+	p := filepath.Join(StateDir(r.dest), libraryIDFile)
+	b, err := os.ReadFile(p)
+	if id := strings.TrimSpace(string(b)); err == nil && validID(id) {
+		return id, nil
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("read %s: %w", quote.Path(p), err)
+	}
+	if r.cfg.DryRun {
+		return "", nil
+	}
+	var raw [16]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", err
+	}
+	id := hex.EncodeToString(raw[:])
+	// A damaged id file (scratch written by hand, cut short) is replaced:
+	// the backup folder's record of the library's path still tells it.
+	replace := func(string) error { return nil }
+	err = fsx.WriteFile(r.cfg.FS, p, 0o644, func(w io.Writer) error {
+		_, err := fmt.Fprintln(w, id)
+		return err
+	}, replace)
+	if err != nil {
+		return "", fmt.Errorf("record the library's identity: %w", err)
+	}
+	return id, nil
+}
+
+func validID(id string) bool {
+	_, err := hex.DecodeString(id)
+	return err == nil && len(id) == 32
+}
+
+// readBackupOwner reads BACKUP/.shoebox/backup-of: "library ID" and
+// "path PATH" lines. A record too big or without an id is unusable.
+func readBackupOwner(p string) (backupOwner, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return backupOwner{}, err
+	}
+	defer f.Close()
+	var o backupOwner
+	sc := bufio.NewScanner(io.LimitReader(f, 64<<10))
+	for sc.Scan() {
+		key, value, _ := strings.Cut(sc.Text(), " ")
+		switch key {
+		case "library":
+			o.id = value
+		case "path":
+			if o.path, err = strconv.Unquote(value); err != nil {
+				return backupOwner{}, fmt.Errorf("not a record shoebox wrote (path %s)", value)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return backupOwner{}, err
+	}
+	if !validID(o.id) || o.path == "" {
+		return backupOwner{}, fmt.Errorf("not a record shoebox wrote (no library id or path)")
+	}
+	return o, nil
+}
+
+func writeBackupOwner(fsys fsx.FS, p string, o backupOwner) error {
+	if err := fsys.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("backup folder: %w", err)
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "library %s\npath %s\n", o.id, strconv.Quote(o.path)) // quoted: a name may hold a line break
+	err := fsx.WriteFile(fsys, p, 0o644, func(w io.Writer) error {
+		_, err := w.Write(b.Bytes())
+		return err
+	}, func(string) error { return nil })
+	if err != nil {
+		return fmt.Errorf("record whose backup %s is: %w", quote.Path(filepath.Dir(filepath.Dir(p))), err)
+	}
+	return nil
+}
