@@ -6,8 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shoebox-photos/shoebox/internal/archive"
 	"github.com/shoebox-photos/shoebox/internal/layout"
 	"github.com/shoebox-photos/shoebox/internal/meta"
+	"github.com/shoebox-photos/shoebox/internal/scan"
 	"github.com/shoebox-photos/shoebox/internal/shift"
 )
 
@@ -33,12 +35,28 @@ func liveKey(fi fileInfo) []byte {
 
 func groupKey(fi fileInfo) []byte {
 	dir, base := filepath.Split(fi.File.Path)
+	dir = seriesDir(fi.File, dir)
 	k := append([]byte(nil), keyGroup...)
 	k = append(k, dir...)
 	k = append(k, 0)
 	k = append(k, layout.FoldKey(groupStem(base))...)
 	k = append(k, 0)
 	return seqKey(k, fi.Seq)
+}
+
+// seriesDir is the folder a file is grouped under: its own, except for a
+// member of a numbered part of an archive series (Takeout's
+// takeout-…-001.zip, -002.zip …), grouped under the series, so that a
+// photo in one part meets its JSON in another. The NUL cannot be in a
+// path, so no folder on disk groups with a series.
+func seriesDir(f scan.File, dir string) string {
+	if f.Dev != archive.Dev || !strings.HasPrefix(dir, f.Root) {
+		return dir
+	}
+	if series, ok := archive.Series(f.Root); ok {
+		return series + "\x00" + dir[len(f.Root):]
+	}
+	return dir
 }
 
 // sidecarSuffixes are endings that follow a media file's full name.
