@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/shoebox-photos/shoebox/internal/archive"
 	"github.com/shoebox-photos/shoebox/internal/layout"
 	"github.com/shoebox-photos/shoebox/internal/meta"
 	"github.com/shoebox-photos/shoebox/internal/scan"
@@ -89,7 +90,7 @@ func (r *Run) refileSidecars(members []fileInfo, keys, vals [][]byte, w *store.W
 	}
 	keeper := kept[arrange(group, r.dating(), r.cfg.Shift).primary.Seq]
 	for _, i := range sidecars {
-		k := groupKey(fileInfo{Seq: members[i].Seq, File: scan.File{Path: keeper}})
+		k := groupKey(fileInfo{Seq: members[i].Seq, File: r.keptFile(keeper)})
 		if err := w.Put(k, vals[i]); err != nil {
 			return err
 		}
@@ -98,6 +99,17 @@ func (r *Run) refileSidecars(members []fileInfo, keys, vals [][]byte, w *store.W
 		}
 	}
 	return nil
+}
+
+// keptFile is what groupKey needs of the copy kept at path: its path,
+// and for an archive member its archive (a part of a series groups with
+// the other parts, seriesDir).
+func (r *Run) keptFile(path string) scan.File {
+	f := scan.File{Path: path}
+	if m, _ := r.archives.Lookup(path); m != nil {
+		f.Root, f.Dev = m.Archive, archive.Dev
+	}
+	return f
 }
 
 // ownFirst orders a leader's companions so that its own (from its folder)
