@@ -2,6 +2,7 @@ package archive
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -13,18 +14,63 @@ import (
 // ("DIR/takeout-20240101T000000Z"). ok is false for an archive that is not
 // numbered so, whose tree is its own.
 func Series(path string) (series string, ok bool) {
-	format := formatOf(path)
-	if format == "" {
-		return "", false
+	series, _, ok = Part(path)
+	return series, ok
+}
+
+// Part is Series with the part's number (1 for -001).
+func Part(path string) (series string, n int, ok bool) {
+	if formatOf(path) == "" {
+		return "", 0, false
 	}
 	dir, base := filepath.Split(path)
 	stem := base[:len(base)-len(extOf(base))]
 	i := strings.LastIndexByte(stem, '-')
 	if i <= 0 || !partNumber(stem[i+1:]) {
-		return "", false
+		return "", 0, false
 	}
-	return dir + stem[:i], true
+	n, err := strconv.Atoi(stem[i+1:])
+	if err != nil || n > maxPart {
+		return "", 0, false
+	}
+	return dir + stem[:i], n, true
 }
+
+// maxPart bounds a part number: an export of a million parts is a name
+// that only looks like one.
+const maxPart = 999_999
+
+// MissingParts returns, for the parts of each series among paths, the
+// numbers missing below the highest given (part 3 when 1, 2 and 4 are
+// given), by series, sorted. A part after the last given cannot be known
+// to be missing.
+func MissingParts(paths []string) map[string][]int {
+	given := map[string]map[int]bool{}
+	for _, p := range paths {
+		if series, n, ok := Part(p); ok {
+			if given[series] == nil {
+				given[series] = map[int]bool{}
+			}
+			given[series][n] = true
+		}
+	}
+	missing := map[string][]int{}
+	for series, parts := range given {
+		top := 0
+		for n := range parts {
+			top = max(top, n)
+		}
+		for n := 1; n < top && len(missing[series]) < maxListed; n++ {
+			if !parts[n] {
+				missing[series] = append(missing[series], n)
+			}
+		}
+	}
+	return missing
+}
+
+// maxListed bounds the missing parts listed for one series.
+const maxListed = 20
 
 // extOf is an archive name's extension, ".tar.gz" whole.
 func extOf(base string) string {

@@ -31,3 +31,20 @@ func TestSeries(t *testing.T) {
 		}
 	}
 }
+
+// The parts missing below the highest given are named, per series.
+func TestMissingParts(t *testing.T) {
+	got := MissingParts([]string{"t-001.zip", "t-004.zip", "t-002.tgz", "u-002.zip", "photos.zip", "v-001.zip"})
+	want := map[string][]int{"t": {3}, "u": {1}}
+	if len(got) != len(want) {
+		t.Fatalf("MissingParts = %v, want %v", got, want)
+	}
+	for s, nums := range want {
+		if len(got[s]) != len(nums) || got[s][0] != nums[0] {
+			t.Errorf("series %s: missing %v, want %v", s, got[s], nums)
+		}
+	}
+	if got := MissingParts([]string{"t-999999999.zip"}); len(got) != 0 {
+		t.Errorf("a part number too big to be one: %v", got)
+	}
+}

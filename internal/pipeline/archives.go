@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -104,6 +106,7 @@ func (r *Run) scanArchives(ctx context.Context, emit func(scan.File) error, repo
 	for _, p := range r.archives.Failed() {
 		report(scan.Problem{Path: p.Archive, Op: "read archive", Err: p.Err})
 	}
+	r.warnMissingParts()
 	for _, a := range r.archives.Archives() {
 		for _, p := range a.Problems() {
 			// Named as its members are (ARCHIVE/MEMBER), so that the list
@@ -160,4 +163,33 @@ func clutterMember(name string) bool {
 		}
 	}
 	return false
+}
+
+// warnMissingParts says which parts of an export series (Takeout's
+// takeout-…-001.zip, -002.zip …) are not among the sources, below the
+// highest one given: a photo in one part may have its JSON in another,
+// and one that is missing leaves its photos undated or its JSONs alone.
+func (r *Run) warnMissingParts() {
+	var paths []string
+	for _, a := range r.archives.Archives() {
+		paths = append(paths, a.Path)
+	}
+	for _, f := range r.archives.Failed() {
+		paths = append(paths, f.Archive)
+	}
+	missing := archive.MissingParts(paths)
+	series := make([]string, 0, len(missing))
+	for s := range missing {
+		series = append(series, s)
+	}
+	sort.Strings(series)
+	for _, s := range series {
+		var nums []string
+		for _, n := range missing[s] {
+			nums = append(nums, strconv.Itoa(n))
+		}
+		r.emit(Event{Type: "warning", Stage: "scan", Reason: fmt.Sprintf(
+			"the export %s is given without part %s of its series (not among the sources): a photo whose JSON is in a missing part goes undated, and a JSON whose photo is there stays behind; add the missing parts to the same command to sort them together",
+			quote.Path(s+"-…"), strings.Join(nums, ", "))})
+	}
 }
