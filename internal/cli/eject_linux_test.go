@@ -38,7 +38,7 @@ func TestEjectUnmountsALoopMountedCard(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := shoebox("sort", "--eject", "--backup", bak, mnt, lib)
-		if r.code != ExitOK || !strings.Contains(r.stderr, "every file is in the library and in the backup") {
+		if r.code != ExitOK || !strings.Contains(r.stderr, "every photo and video on it is in the library and in the backup") {
 			t.Fatalf("want a clean run that unmounts, naming the backup:\n%s", r)
 		}
 		if mounted(t, mnt) {
@@ -141,7 +141,7 @@ func TestEjectAccountsForEveryPhotoOnTheCard(t *testing.T) {
 		lib := filepath.Join(t.TempDir(), "lib")
 		r := shoebox("sort", "--eject", filepath.Join(mnt, "DCIM"), lib)
 		want := "left mounted: 1 photo or video on it is not in the library: " + hidden
-		if r.code != ExitOK || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "hidden (--hidden sorts it)") {
+		if r.code != ExitOK || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "hidden, which sort skips without --hidden") {
 			t.Fatalf("want %q and why (hidden):\n%s", want, r)
 		}
 		if !mounted(t, mnt) {
