@@ -101,10 +101,13 @@ Flags:
                        folder apart from the library and every source (never created:
                        a drive not connected is refused, exit 2)
       --no-backup      no backup copy this run, though the library's config sets one
-      --eject          after a run where every file is safely in the library, unmount
-                       the sources' volume when it is removable or a loop device
-                       (Linux: udisksctl or umount; macOS: diskutil eject); never
-                       after a failure
+      --eject          after a run where every photo and video on the card is in the
+                       library, unmount the sources' volume when it is removable or
+                       a loop device (Linux: udisksctl or umount; macOS: diskutil
+                       eject); never after a failure, never with the library on the
+                       same device (a bind mount too), never while a photo or video
+                       on it is not in the library (left out by a filter, hidden,
+                       outside the folders sorted): the line names them
       --report FILE    also write an HTML report of the run (or of the plan) to FILE
       --log-file FILE  also append what -v prints, the warnings and the summary, each
                        line stamped with its time, to FILE (for cron and the like; only

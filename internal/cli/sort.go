@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/shoebox-photos/shoebox/internal/eject"
 	"github.com/shoebox-photos/shoebox/internal/layout"
 	"github.com/shoebox-photos/shoebox/internal/meta"
 	"github.com/shoebox-photos/shoebox/internal/pipeline"
@@ -233,7 +234,7 @@ func runSort(ctx context.Context, env Env, f sortFlags, cfg pipeline.Config) err
 		rep.announce(out)
 	}
 	if f.eject {
-		ejectSources(env, f, cfg, sum, runErr)
+		ejectSources(env, f, cfg, sum, runErr, out.left)
 	}
 	if err := errors.Join(runErr, closeErr, repErr); err != nil {
 		return err
@@ -269,6 +270,9 @@ type printer struct {
 	// Files the import history left out (culled or edited in the
 	// library since).
 	before namesList
+	// With --eject: the photos and videos the run left on the sources,
+	// whose card is then not unmounted.
+	left []eject.Left
 }
 
 func newPrinter(env Env, f sortFlags) *printer {
@@ -294,6 +298,11 @@ func (p *printer) event(ev pipeline.Event) {
 	p.noteModTime(ev)
 	if ev.Outcome == pipeline.OutImportedBefore {
 		p.before.add(ev.Src)
+	}
+	if p.f.eject {
+		if why := ev.LeftOnSource(); why != "" {
+			p.left = append(p.left, eject.Left{Path: ev.Src, Why: why})
+		}
 	}
 	if p.enc != nil && ev.Type != "stage" && ev.Type != "progress" {
 		_ = p.enc.Encode(newJSONEvent(ev))

@@ -10,9 +10,10 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/storage"
 )
 
-// Volumes unmounts the volumes holding sources, each once. dest is the
-// library: a volume that holds it too is left mounted.
-func Volumes(sources []string, dest, backup string) ([]Result, error) {
+// Volumes unmounts the volumes holding the sources, each once, when
+// nothing keeps one: the library or the backup on the same device, a
+// system or fixed disk, or a photo or video on it that is in no library.
+func Volumes(req Request) ([]Result, error) {
 	f, err := os.Open("/proc/self/mountinfo")
 	if err != nil {
 		return nil, fmt.Errorf("read the mount table: %w", err)
@@ -22,55 +23,92 @@ func Volumes(sources []string, dest, backup string) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []Result
-	done := map[string]bool{}
-	for _, src := range sources {
-		res := Result{Source: src}
-		m, why := volumeOf(mounts, src, dest, backup)
-		res.Point, res.Device = m.Point, m.Source
-		switch {
-		case why != "":
-			res.Why = why
-		case done[m.Point]:
-			continue // a second source on a volume already handled
-		default:
-			done[m.Point] = true
-			res.Done, res.Why = unmount(m)
+	// Each volume once, where its first source comes, with every source
+	// on it: the look at the card knows all the folders sorted there.
+	type vol struct {
+		res  Result
+		m    storage.Mount
+		srcs []source
+	}
+	var order []*vol
+	byPoint := map[string]*vol{}
+	for _, src := range req.Sources {
+		real, err := resolve(src)
+		if err != nil {
+			order = append(order, &vol{res: Result{Source: src, Why: fmt.Sprintf("cannot resolve %q: %v", src, err)}})
+			continue
+		}
+		m, ok := storage.MountOf(mounts, real)
+		if !ok {
+			order = append(order, &vol{res: Result{Source: src, Why: "no mount point found for it"}})
+			continue
+		}
+		if v := byPoint[m.Point]; v != nil {
+			v.srcs = append(v.srcs, source{src, real})
+			continue
+		}
+		v := &vol{res: Result{Source: src, Point: m.Point, Device: m.Source}, m: m, srcs: []source{{src, real}}}
+		byPoint[m.Point] = v
+		order = append(order, v)
+	}
+	out := make([]Result, 0, len(order))
+	for _, v := range order {
+		res := v.res
+		if res.Point != "" {
+			if res.Why = keeps(mounts, v.m, req); res.Why == "" {
+				res.Stays = staysOn(volume{point: v.m.Point, inner: innerMounts(mounts, v.m.Point)}, v.srcs, req)
+				if !res.Stays.Keeps() {
+					res.Done, res.Why = unmount(v.m)
+				}
+			}
 		}
 		out = append(out, res)
 	}
 	return out, nil
 }
 
-// volumeOf finds the mount holding src and says why it may not be
-// unmounted ("" when it may).
-func volumeOf(mounts []storage.Mount, src, dest, backup string) (storage.Mount, string) {
-	real, err := filepath.EvalSymlinks(src)
-	if err != nil {
-		return storage.Mount{}, fmt.Sprintf("cannot resolve %q: %v", src, err)
-	}
-	real, _ = filepath.Abs(real)
-	m, ok := storage.MountOf(mounts, real)
-	if !ok {
-		return m, "no mount point found for it"
-	}
+// keeps says why a volume may not be unmounted whatever is on it ("" when
+// it may): the system's root, the device the library or the backup is on
+// (judged by the device, so a bind mount of the card, or of a folder of
+// it, is caught), or a device that is not removable.
+func keeps(mounts []storage.Mount, m storage.Mount, req Request) string {
 	if m.Point == "/" {
-		return m, "it is on the system's root filesystem"
+		return "it is on the system's root filesystem"
 	}
-	for _, keep := range []struct{ what, path string }{{"library", dest}, {"backup", backup}} {
+	for _, keep := range []struct{ what, path string }{{"library", req.Dest}, {"backup", req.Backup}} {
 		if keep.path == "" {
 			continue
 		}
-		if p, err := filepath.EvalSymlinks(keep.path); err == nil {
-			if km, ok := storage.MountOf(mounts, p); ok && km.Point == m.Point {
-				return m, fmt.Sprintf("the %s is on the same volume (%s)", keep.what, m.Point)
-			}
+		p, err := resolve(keep.path)
+		if err != nil {
+			return fmt.Sprintf("cannot tell which device the %s is on: %v", keep.what, err)
 		}
+		km, ok := storage.MountOf(mounts, p)
+		if !ok || km.Major != m.Major || km.Minor != m.Minor {
+			continue
+		}
+		if km.Point == m.Point {
+			return fmt.Sprintf("the %s is on the same device (%s at %s)", keep.what, orNone(m.Source), m.Point)
+		}
+		return fmt.Sprintf("the %s is on the same device (%s, mounted at %s and, for the %s, at %s)", keep.what, orNone(m.Source), m.Point, keep.what, km.Point)
 	}
 	if !removable(m.Source) {
-		return m, fmt.Sprintf("%s (%s) is not a removable or loop device", m.Point, orNone(m.Source))
+		return fmt.Sprintf("%s (%s) is not a removable or loop device", m.Point, orNone(m.Source))
 	}
-	return m, ""
+	return ""
+}
+
+// innerMounts are the mount points below point: the look at a volume
+// never enters them (another filesystem, or this one again through a
+// bind mount, which would be counted twice).
+func innerMounts(mounts []storage.Mount, point string) map[string]bool {
+	inner := map[string]bool{}
+	for _, m := range mounts {
+		if _, ok := below(m.Point, point); ok && m.Point != point {
+			inner[m.Point] = true
+		}
+	}
+	return inner
 }
 
 // removable reports whether a block device is a loop device, or a disk

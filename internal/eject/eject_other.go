@@ -3,4 +3,4 @@
 package eject
 
 // Volumes is not implemented here yet (Windows: no eject yet).
-func Volumes(sources []string, dest, backup string) ([]Result, error) { return nil, ErrUnsupported }
+func Volumes(Request) ([]Result, error) { return nil, ErrUnsupported }

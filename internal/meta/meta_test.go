@@ -319,3 +319,18 @@ func TestKindAndSourceNames(t *testing.T) {
 		}
 	}
 }
+
+// TestKindByName: the extension alone, as an unreadable file is
+// classified; .raw names other things too, so only content makes it a photo.
+func TestKindByName(t *testing.T) {
+	for name, want := range map[string]Kind{
+		"IMG_0001.JPG": KindPhoto, "a/b/x.jpeg": KindPhoto, "IMG_0001.CR3": KindPhoto, "P1.hif": KindPhoto,
+		"MVI_0001.MOV": KindVideo, "00001.MTS": KindVideo, "clip.m2ts": KindVideo,
+		"IMG_0001.xmp": KindSidecar, "MVI_0001.THM": KindSidecar, "IMG_0001.JPG.json": KindSidecar,
+		"notes.txt": KindOther, "card.raw": KindOther, "README": KindOther,
+	} {
+		if got := KindByName(name); got != want {
+			t.Errorf("KindByName(%q) = %s, want %s", name, got, want)
+		}
+	}
+}

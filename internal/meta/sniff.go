@@ -209,12 +209,7 @@ func (p *parse) byteAt(off int64) byte {
 
 // fallbackFormat names a file by its extension when its content is unknown.
 func (p *parse) fallbackFormat() string {
-	f, ok := formatOfExt[p.ext]
-	if !ok {
-		if _, known := kindOf[p.ext]; known && !contentOnly[p.ext] {
-			f = p.ext
-		}
-	}
+	f := formatByExt(p.ext)
 	if f != "" && kindOf[f] != KindSidecar && p.in.size > 0 {
 		if p.looksLikeText() {
 			// A web page or a note saved under a photo's name: no camera
@@ -226,6 +221,25 @@ func (p *parse) fallbackFormat() string {
 	}
 	return f
 }
+
+// formatByExt is the format an extension (lower case, without the dot)
+// names, "" when none does or when only the content can tell (.raw).
+func formatByExt(ext string) string {
+	if f, ok := formatOfExt[ext]; ok {
+		return f
+	}
+	if _, known := kindOf[ext]; known && !contentOnly[ext] {
+		return ext
+	}
+	return ""
+}
+
+// KindByName is the kind a file's name alone gives it, as a file whose
+// content cannot be read is classified: KindPhoto for IMG_0001.JPG,
+// KindSidecar for IMG_0001.xmp, KindOther for notes.txt or card.raw
+// (only content says what a .raw is). It reads nothing, for a count of
+// photos and videos by extension (sort --eject's look at the card).
+func KindByName(name string) Kind { return kindOf[formatByExt(lowerExt(name))] }
 
 // textSniff is how much of a file looksLikeText reads.
 const textSniff = 512

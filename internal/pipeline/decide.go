@@ -326,7 +326,11 @@ func joinLive(all []fileInfo, own string) []fileInfo {
 // web page saved as IMG_1.jpg: "its content is text, not jpeg").
 func notMedia(in meta.Info) string {
 	if in.Warning != "" {
-		return "not a photo or video: " + in.Warning
+		return reasonNotMedia + ": " + in.Warning
 	}
-	return "not a photo or video"
+	return reasonNotMedia
 }
+
+// reasonNotMedia begins the reason of every file ignored as no photo or
+// video (LeftOnSource tells them from photos left in place by it).
+const reasonNotMedia = "not a photo or video"

@@ -1,8 +1,12 @@
 package pipeline
 
 import (
+	"regexp"
 	"sort"
+	"strings"
 	"time"
+
+	"github.com/shoebox-photos/shoebox/internal/meta"
 )
 
 // Outcome is what became of one file, as counted in the summary and written
@@ -51,6 +55,44 @@ type Event struct {
 	Elapsed    float64   `json:"elapsed_s,omitempty"`
 	Time       time.Time `json:"-"`
 }
+
+// LeftOnSource says why the photo or video an op event reports stays on
+// its source with its bytes in no library ("" when none does): left out
+// by a filter ("left out by --since"), imported by an earlier run and
+// since deleted or changed in the library, a pair's half left in place
+// beside its photo's copy, failed or not attempted. A sidecar, an empty
+// file and a file the run found no photo or video (text under a .JPG
+// name) never stay: what is not a photo or video is not waited for.
+// Whatever is transferred, already in the library or a duplicate of a
+// kept file is in the library. sort --eject lists these.
+func (ev Event) LeftOnSource() string {
+	if ev.Type != "op" || ev.Size <= 0 || meta.KindByName(ev.Src) == meta.KindSidecar {
+		return ""
+	}
+	switch ev.Outcome {
+	case OutFiltered:
+		if flag := filterFlag.FindString(ev.Reason); flag != "" {
+			return "left out by " + flag
+		}
+		return "left out by a filter"
+	case OutImportedBefore:
+		return "imported before and since deleted or changed in the library: --reimport brings it back"
+	case OutIgnored:
+		if !isMedia(meta.KindByName(ev.Src)) || strings.HasPrefix(ev.Reason, reasonNotMedia) {
+			return ""
+		}
+		return "left in place beside its photo's copy: see the warning"
+	case OutFailed:
+		return "failed"
+	case OutNotAttempted:
+		return "not attempted"
+	}
+	return ""
+}
+
+// filterFlag finds the option a filter's reason names: "--since",
+// "--exclude", "--since/--until".
+var filterFlag = regexp.MustCompile(`--[a-z][a-z-]*(/--[a-z][a-z-]*)?`)
 
 // Summary counts the run's outcomes.
 type Summary struct {
