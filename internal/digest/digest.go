@@ -91,6 +91,15 @@ func putHasher(h *blake3.Hasher) {
 	}
 }
 
+// Pooled is a reset hasher from the pool, and the func that returns it
+// once its sum is taken: a copy hashes every file it lands, and a new
+// hasher per small file is garbage the collector then walks.
+func Pooled() (hash.Hash, func()) {
+	h := getHasher()
+	h.Reset()
+	return h, func() { putHasher(h) }
+}
+
 // Reader hashes everything r yields, streaming through a pooled buffer.
 func Reader(r io.Reader) (Sum, int64, error) {
 	h := getHasher()

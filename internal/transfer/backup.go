@@ -157,7 +157,9 @@ func (r *run) fillBoth(src fsx.File, before version, reflink bool) error {
 	}
 	var h hash.Hash
 	if r.e.hash {
-		h = digest.New()
+		var release func()
+		h, release = digest.Pooled()
+		defer release()
 	}
 	n, err := copyData(r.ctx, w, src, h)
 	if err != nil {

@@ -21,18 +21,21 @@ func BenchmarkCopy1KB(b *testing.B) {
 		name  string
 		batch int
 	}{{"each", 1}, {"batched", 16}} {
-		b.Run(c.name, func(b *testing.B) { benchCopy1KB(b, c.batch) })
+		for _, hash := range []bool{false, true} {
+			name := c.name + map[bool]string{false: "", true: "-hashed"}[hash]
+			b.Run(name, func(b *testing.B) { benchCopy1KB(b, c.batch, hash) })
+		}
 	}
 }
 
-func benchCopy1KB(b *testing.B, batch int) {
+func benchCopy1KB(b *testing.B, batch int, hash bool) {
 	dir := b.TempDir()
 	src := filepath.Join(dir, "src.jpg")
 	if err := os.WriteFile(src, kilobyte, 0o644); err != nil {
 		b.Fatal(err)
 	}
 	fi, _ := os.Lstat(src)
-	e := New(Options{})
+	e := New(Options{Hash: hash})
 	lib := filepath.Join(dir, "lib")
 	var staged []*Staged
 	finish := func() {

@@ -92,11 +92,12 @@ func (r *run) fillContent(tmp, src fsx.File, size int64, reflink bool) error {
 	var n int64
 	var err error
 	if r.e.hash {
-		h := digest.New()
+		h, release := digest.Pooled()
 		if n, err = copyData(r.ctx, tmp, src, h); err == nil {
 			r.sum = new(digest.Sum)
 			h.Sum(r.sum[:0])
 		}
+		release()
 	} else {
 		n, err = copyContent(r.ctx, tmp, src, size)
 	}
