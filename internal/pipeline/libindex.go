@@ -439,18 +439,6 @@ func (r *Run) noteLanding(p planned, dst string, companion bool) error {
 
 var keySum = []byte("K/") // k/<seq> → the source's content hash, when dedup computed it
 
-// noteCopySum files a landed copy in the library index under the hash
-// the executor computed as it copied (transfer.Options.Hash), so that
-// neither dedup nor check has to read it again.
-func (r *Run) noteCopySum(dst string, size int64, sum *digest.Sum) {
-	if r.index == nil || sum == nil {
-		return
-	}
-	if rel, err := filepath.Rel(r.dest, dst); err == nil && filepath.IsLocal(rel) {
-		r.noteSum(filepath.ToSlash(rel), size, *sum)
-	}
-}
-
 // noteSum files an index entry under the hash just computed for it.
 func (r *Run) noteSum(rel string, size int64, sum digest.Sum) {
 	if err := firstErr(r.index.drop(rel, size, nil), r.index.note(rel, size, sum[:])); err != nil {

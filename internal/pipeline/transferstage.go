@@ -510,7 +510,6 @@ func (r *Run) account(x opResult) {
 		r.sum.BackupCopies++
 	}
 	r.noteLanded(o)
-	r.noteCopySum(o.Dst, o.Size, res.Sum)
 	r.rememberImport(plannedSource(o.planned), o.Dst, res.Sum, r.cfg.Mode == transfer.Symlink, false)
 	r.sum.Transferred++
 	r.sum.Bytes += o.Size
