@@ -64,7 +64,8 @@ func (r *Run) claimBackup() error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		return fmt.Errorf("backup folder %s: read %s: %w", quote.Path(r.backup), quote.Path(marker), err)
+		return fmt.Errorf("%w: backup folder %s: its record of whose backup it is, %s, cannot be read (%v); if the folder is this library's backup, remove that file and run again",
+			ErrConfig, quote.Path(r.backup), quote.Path(marker), err)
 	case owner.id == id && id != "":
 		return nil
 	case !(fsx.Within(owner.path, r.dest) && fsx.Within(r.dest, owner.path)): // not this library's folder, by any name
@@ -116,12 +117,12 @@ func backupNotALibrary(backup string) error {
 // run reads it and makes none ("" when there is none yet).
 func (r *Run) libraryID() (string, error) {
 	p := filepath.Join(StateDir(r.dest), libraryIDFile)
-	b, err := os.ReadFile(p)
+	b, err := readSmall(p)
 	if id := strings.TrimSpace(string(b)); err == nil && validID(id) {
 		return id, nil
 	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("read %s: %w", quote.Path(p), err)
+		return "", fmt.Errorf("%w: the library's identity %s cannot be read: %w", ErrConfig, quote.Path(p), err)
 	}
 	if r.cfg.DryRun {
 		return "", nil
@@ -152,13 +153,12 @@ func validID(id string) bool {
 // readBackupOwner reads BACKUP/.shoebox/backup-of: "library ID" and
 // "path PATH" lines. A record too big or without an id is unusable.
 func readBackupOwner(p string) (backupOwner, error) {
-	f, err := os.Open(p)
+	b, err := readSmall(p)
 	if err != nil {
 		return backupOwner{}, err
 	}
-	defer f.Close()
 	var o backupOwner
-	sc := bufio.NewScanner(io.LimitReader(f, 64<<10))
+	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		key, value, _ := strings.Cut(sc.Text(), " ")
 		switch key {
@@ -178,6 +178,24 @@ func readBackupOwner(p string) (backupOwner, error) {
 	}
 	return o, nil
 }
+
+// readSmall reads a record shoebox wrote: a regular file only (a named
+// pipe there would block the open forever), at most maxRecord bytes.
+func readSmall(p string) ([]byte, error) {
+	f, err := fsx.OpenRegular(p, false)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxRecord+1))
+	if err == nil && len(b) > maxRecord {
+		err = fmt.Errorf("%s: over %d bytes: not a record shoebox wrote", quote.Path(p), maxRecord)
+	}
+	return b, err
+}
+
+// maxRecord bounds the records read: a path and an id.
+const maxRecord = 64 << 10
 
 func writeBackupOwner(fsys fsx.FS, p string, o backupOwner) error {
 	if err := fsys.MkdirAll(filepath.Dir(p), 0o755); err != nil {
