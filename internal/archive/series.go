@@ -30,15 +30,11 @@ func Part(path string) (series string, n int, ok bool) {
 		return "", 0, false
 	}
 	n, err := strconv.Atoi(stem[i+1:])
-	if err != nil || n > maxPart {
+	if err != nil {
 		return "", 0, false
 	}
 	return dir + stem[:i], n, true
 }
-
-// maxPart bounds a part number: an export of a million parts is a name
-// that only looks like one.
-const maxPart = 999_999
 
 // MissingParts returns, for the parts of each series among paths, the
 // numbers missing below the highest given (part 3 when 1, 2 and 4 are
@@ -56,6 +52,11 @@ func MissingParts(paths []string) map[string][]int {
 	}
 	missing := map[string][]int{}
 	for series, parts := range given {
+		// One numbered archive alone is a part only when named as
+		// Takeout names them: trip-100.zip may be a folder's hundredth.
+		if len(parts) < 2 && !strings.HasPrefix(strings.ToLower(filepath.Base(series)), "takeout-") {
+			continue
+		}
 		top := 0
 		for n := range parts {
 			top = max(top, n)
@@ -80,9 +81,11 @@ func extOf(base string) string {
 	return filepath.Ext(base)
 }
 
-// partNumber reports whether s is a part number: three digits or more.
+// partNumber reports whether s is a part number: three digits, as
+// Takeout numbers its parts (-001). Four digits are more often a year
+// (trip-2019.zip) than a part.
 func partNumber(s string) bool {
-	if len(s) < 3 {
+	if len(s) != 3 {
 		return false
 	}
 	for _, c := range s {

@@ -12,7 +12,9 @@ func TestSeries(t *testing.T) {
 		"takeout-20240101T000000Z-001.zip":    "takeout-20240101T000000Z",
 		"takeout-20240101T000000Z-012.tgz":    "takeout-20240101T000000Z",
 		"takeout-20240101T000000Z-003.tar.gz": "takeout-20240101T000000Z",
-		"iCloud Photos Part 1-0001.ZIP":       "iCloud Photos Part 1",
+		"iCloud Photos-001.ZIP":               "iCloud Photos",
+		"trip-2019.zip":                       "",
+		"iCloud Photos Part 1-0001.ZIP":       "",
 		"photos.zip":                          "",
 		"trip-12.zip":                         "",
 		"-001.zip":                            "",
@@ -34,8 +36,8 @@ func TestSeries(t *testing.T) {
 
 // The parts missing below the highest given are named, per series.
 func TestMissingParts(t *testing.T) {
-	got := MissingParts([]string{"t-001.zip", "t-004.zip", "t-002.tgz", "u-002.zip", "photos.zip", "v-001.zip"})
-	want := map[string][]int{"t": {3}, "u": {1}}
+	got := MissingParts([]string{"t-001.zip", "t-004.zip", "t-002.tgz", "takeout-x-002.zip", "u-002.zip", "photos.zip", "v-001.zip"})
+	want := map[string][]int{"t": {3}, "takeout-x": {1}}
 	if len(got) != len(want) {
 		t.Fatalf("MissingParts = %v, want %v", got, want)
 	}
@@ -44,7 +46,7 @@ func TestMissingParts(t *testing.T) {
 			t.Errorf("series %s: missing %v, want %v", s, got[s], nums)
 		}
 	}
-	if got := MissingParts([]string{"t-999999999.zip"}); len(got) != 0 {
-		t.Errorf("a part number too big to be one: %v", got)
+	if got := MissingParts([]string{"t-2019.zip", "t-2021.zip"}); len(got) != 0 {
+		t.Errorf("years taken for parts: %v", got)
 	}
 }
