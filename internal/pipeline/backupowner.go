@@ -66,9 +66,18 @@ func (r *Run) claimBackup() error {
 	case err != nil:
 		return fmt.Errorf("%w: backup folder %s: its record of whose backup it is, %s, cannot be read (%v); if the folder is this library's backup, remove that file and run again",
 			ErrConfig, quote.Path(r.backup), quote.Path(marker), err)
-	case owner.id == id && id != "":
+	case owner.id == id && id != "" && samePlace(owner.path, r.dest):
 		return nil
-	case !(fsx.Within(owner.path, r.dest) && fsx.Within(r.dest, owner.path)): // not this library's folder, by any name
+	case owner.id == id && id != "":
+		// This library's identity, another path: the library was moved
+		// (its record follows it, below) or copied, the original still in
+		// use under the same identity, which would share the folder.
+		if stillThere(owner.path, id) {
+			return fmt.Errorf("%w: %w: %s is the backup of the library %s, and %s is a copy of it (the same identity, %s); give the copy a backup folder of its own, and an identity of its own by removing %s",
+				ErrConfig, ErrBackupOwned, quote.Path(r.backup), quote.Path(owner.path), quote.Path(r.dest),
+				libraryIDFile, quote.Path(filepath.Join(StateDir(r.dest), libraryIDFile)))
+		}
+	case !samePlace(owner.path, r.dest):
 		return fmt.Errorf("%w: %w: %s is the backup of the library %s; each library needs a backup folder of its own (a folder beside it on the same drive will do)",
 			ErrConfig, ErrBackupOwned, quote.Path(r.backup), quote.Path(owner.path))
 	}
@@ -78,13 +87,41 @@ func (r *Run) claimBackup() error {
 	return writeBackupOwner(r.cfg.FS, marker, backupOwner{id: id, path: r.dest})
 }
 
+// samePlace reports whether two paths name one folder, by any name.
+func samePlace(a, b string) bool { return fsx.Within(a, b) && fsx.Within(b, a) }
+
+// stillThere reports whether the library at path still has identity id.
+func stillThere(path, id string) bool {
+	b, err := readSmall(filepath.Join(StateDir(path), libraryIDFile))
+	return err == nil && strings.TrimSpace(string(b)) == id
+}
+
+// destNotABackup refuses a library in a folder that is, or lies inside,
+// a backup folder: its files would be that library's strays, and the
+// folder would then look like a library to its own library.
+func (r *Run) destNotABackup() error {
+	for dir := r.dest; ; dir = filepath.Dir(dir) {
+		if owner, err := readBackupOwner(filepath.Join(dir, ".shoebox", backupOfFile)); err == nil {
+			where := "is"
+			if dir != r.dest {
+				where = "is inside " + quote.Path(dir) + ","
+			}
+			return fmt.Errorf("%w: %w: the library %s %s the backup folder of the library %s; a backup folder is not a library: give the library a folder of its own",
+				ErrConfig, ErrBackupOwned, quote.Path(r.dest), where, quote.Path(owner.path))
+		}
+		if filepath.Dir(dir) == dir {
+			return nil
+		}
+	}
+}
+
 // notInsideAnotherBackup refuses a backup folder inside a folder that is
 // another library's backup: its copies would be that library's strays,
 // and its names that library's to take.
 func (r *Run) notInsideAnotherBackup(id string) error {
 	for dir := filepath.Dir(r.backup); ; dir = filepath.Dir(dir) {
 		owner, err := readBackupOwner(filepath.Join(dir, ".shoebox", backupOfFile))
-		if err == nil && (owner.id != id || id == "") && !(fsx.Within(owner.path, r.dest) && fsx.Within(r.dest, owner.path)) {
+		if err == nil && (owner.id != id || id == "") && !samePlace(owner.path, r.dest) {
 			return fmt.Errorf("%w: %w: %s is inside %s, the backup of the library %s; each library needs a backup folder of its own, outside any other's",
 				ErrConfig, ErrBackupOwned, quote.Path(r.backup), quote.Path(dir), quote.Path(owner.path))
 		}

@@ -232,6 +232,9 @@ func Open(cfg Config) (*Run, error) {
 	if err := r.resolvePaths(); err != nil {
 		return nil, err
 	}
+	if err := r.destNotABackup(); err != nil {
+		return nil, err
+	}
 	r.chooseWorkers()
 	if r.cfg.FS == nil {
 		r.cfg.FS = fsx.OS
