@@ -78,8 +78,8 @@ func (r *Run) claimBackup() error {
 				libraryIDFile, quote.Path(filepath.Join(StateDir(r.dest), libraryIDFile)))
 		}
 	case !samePlace(owner.path, r.dest):
-		return fmt.Errorf("%w: %w: %s is the backup of the library %s; each library needs a backup folder of its own (a folder beside it on the same drive will do)",
-			ErrConfig, ErrBackupOwned, quote.Path(r.backup), quote.Path(owner.path))
+		return fmt.Errorf("%w: %w: %s is the backup of the library %s; each library needs a backup folder of its own (a folder beside it on the same drive will do). If that library is this one, moved after its state folder was lost, remove %s and run again",
+			ErrConfig, ErrBackupOwned, quote.Path(r.backup), quote.Path(owner.path), quote.Path(marker))
 	}
 	if r.cfg.DryRun {
 		return nil
