@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,7 +11,6 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/layout"
 	"github.com/shoebox-photos/shoebox/internal/quote"
-	"github.com/shoebox-photos/shoebox/internal/recovery"
 )
 
 // {counter} numbers each folder's new files in capture order, after the
@@ -26,28 +24,26 @@ import (
 // their numbers and the others the rest of one unbroken range.
 
 // loadResumedCounters reads, once per run, the counters that the
-// unfinished runs of this same command gave (recovery.Resumed).
+// unfinished runs of this same command gave (landed.go).
 func (r *Run) loadResumedCounters() error {
 	if !r.cfg.Template.HasCounter() {
 		return nil
 	}
+	if err := r.loadLanded(); err != nil {
+		return err
+	}
 	r.resumedCounters = map[string]map[int]bool{}
-	r.resumedBySrc = map[string]resumedNumber{}
-	err := recovery.Resumed(context.Background(), r.dest, r.cfg.FS, r.cfg.Args, func(src, dst string) {
-		n, ok := r.cfg.Template.CounterOf(filepath.Base(dst))
-		if !ok {
-			return
+	for _, files := range r.landedBySrc {
+		for _, f := range files {
+			n, ok := r.cfg.Template.CounterOf(f.name)
+			if !ok {
+				continue
+			}
+			if r.resumedCounters[f.dir] == nil {
+				r.resumedCounters[f.dir] = map[int]bool{}
+			}
+			r.resumedCounters[f.dir][n] = true
 		}
-		dir := layout.FoldKey(filepath.Dir(dst))
-		if r.resumedCounters[dir] == nil {
-			r.resumedCounters[dir] = map[int]bool{}
-		}
-		r.resumedCounters[dir][n] = true
-		r.resumedBySrc[src] = resumedNumber{dir: dir, n: n}
-		r.resumedBySrc[shotKey(src)] = resumedNumber{dir: dir, n: n}
-	})
-	if err != nil {
-		return fmt.Errorf("read the interrupted run's numbers in %s: %w", quote.Path(r.dest), err)
 	}
 	return nil
 }
@@ -74,31 +70,18 @@ func (r *Run) numberBatch(dir string, batch []planned) error {
 	return nil
 }
 
-// resumedNumber is a number a resumed run gave, and its folder (folded).
-type resumedNumber struct {
-	dir string
-	n   int
-}
-
 // numberLandedBefore is the number a run this one resumes gave to p's
 // group, when part of it landed: a kill can land a Live Photo's movie or
 // a sidecar (they go first) and not the photo, which then takes the
-// number its companion carries, as one run never killed gives it.
+// number its companion carries, as one run never killed gives it. A half
+// that landed whole is in the library already, and dedup takes it out of
+// the group: its source folder and stem still name it (IMG_1.MOV,
+// IMG_1.JPG.xmp beside IMG_1.JPG), which landedNames looks up too.
 func (r *Run) numberLandedBefore(dir string, p planned) (int, bool) {
-	key := layout.FoldKey(dir)
-	if got, ok := r.resumedBySrc[p.Src]; ok && got.dir == key {
-		return got.n, true
-	}
-	for _, c := range p.Companions {
-		if got, ok := r.resumedBySrc[c.Src]; ok && got.dir == key {
-			return got.n, true
+	for _, name := range r.landedNames(dir, p) {
+		if n, ok := r.cfg.Template.CounterOf(name); ok {
+			return n, true
 		}
-	}
-	// A half that landed whole is in the library already, and dedup
-	// takes it out of the group: its source folder and stem still name it
-	// (IMG_1.MOV, IMG_1.JPG.xmp beside IMG_1.JPG).
-	if got, ok := r.resumedBySrc[shotKey(p.Src)]; ok && got.dir == key {
-		return got.n, true
 	}
 	return 0, false
 }

@@ -525,10 +525,19 @@ func (r *Run) resolveDir(dir string, batch []planned, w opWriter) error {
 		return err
 	}
 	existing = append(existing, r.aliasesTaken(full, batch, existing)...)
+	withLanded := holdsWantedName(existing)
+	if withLanded {
+		if err := r.loadLanded(); err != nil {
+			return err
+		}
+	}
 	batch = mergePresent(batch)
 	items := make([]plan.Item, len(batch))
 	for i, p := range batch {
 		items[i] = plan.Item{Seq: uint64(i), Src: p.Src, Size: p.Size, Name: p.Name}
+		if withLanded {
+			items[i].Landed = r.landedNames(full, p)
+		}
 		for _, c := range p.Companions {
 			items[i].Companions = append(items[i].Companions, plan.Companion{Src: c.Src, Size: c.Size, Suffix: c.Suffix})
 		}

@@ -115,17 +115,17 @@ type Run struct {
 	backup   string // absolute --backup folder, "" for none
 	journalP string
 
-	imports         *importlog.Log           // the library's import history; nil when unusable
-	remember        *importlog.Recorder      // writes to it; nil in dry runs
-	pendingImports  []importlog.Entry        // landed files waiting for the executor's Flush
-	recallOn        bool                     // the history has entries: the scan files sources by identity
-	sourceSums      bool                     // dedup kept some source's hash (keySum) for the library index
-	renumbering     map[string]bool          // source root → its filesystem numbers inodes afresh (recall.go)
-	resumedCounters map[string]map[int]bool  // folded library folder → {counter}s the runs this one resumes gave (counter.go)
-	resumedBySrc    map[string]resumedNumber // source → the number those runs gave it, where it landed
-	damagedWarned   bool                     // a damaged history record was reported
-	shifts          shiftUse                 // which --shift rules named a file (shiftuse.go)
-	indexCur        *store.Cursor            // dedup's cursor over the library index (scanIndex)
+	imports         *importlog.Log          // the library's import history; nil when unusable
+	remember        *importlog.Recorder     // writes to it; nil in dry runs
+	pendingImports  []importlog.Entry       // landed files waiting for the executor's Flush
+	recallOn        bool                    // the history has entries: the scan files sources by identity
+	sourceSums      bool                    // dedup kept some source's hash (keySum) for the library index
+	renumbering     map[string]bool         // source root → its filesystem numbers inodes afresh (recall.go)
+	resumedCounters map[string]map[int]bool // folded library folder → {counter}s the runs this one resumes gave (counter.go)
+	landedBySrc     map[string][]landedFile // source or shot → where the runs this one resumes landed it (landed.go)
+	damagedWarned   bool                    // a damaged history record was reported
+	shifts          shiftUse                // which --shift rules named a file (shiftuse.go)
+	indexCur        *store.Cursor           // dedup's cursor over the library index (scanIndex)
 
 	now           time.Time // when the run started: "recent" modification times are judged from it
 	lastProgress  time.Time

@@ -16,6 +16,7 @@ package plan
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/shoebox-photos/shoebox/internal/layout"
 )
@@ -28,6 +29,13 @@ type Item struct {
 	Size       int64
 	Name       string // wanted file name from the template, already made safe
 	Companions []Companion
+	// Landed are names in this directory that an interrupted run of the
+	// same command gave members of this item's group (a sidecar lands
+	// before its photo). The item takes the counter they carry when it
+	// fits, and a companion of its that wants a landed name finds it
+	// claimed by that member, as in the run that was never interrupted:
+	// already there with its bytes, else Blocked.
+	Landed []string
 }
 
 // Companion is a file that keeps its photo's name: a sidecar (XMP, AAE,
@@ -136,6 +144,11 @@ type claim struct {
 // are each either free or already there byte for byte.
 func resolveOne(it Item, taken map[string]claim, same Same) Op {
 	stem, ext := splitExt(it.Name)
+	if n, ok := landedCounter(it, stem); ok {
+		if op, ok := tryCounter(it, stem, ext, n, taken, same); ok {
+			return op
+		}
+	}
 	for n := 0; n <= MaxSuffix; n++ {
 		if op, ok := tryCounter(it, stem, ext, n, taken, same); ok {
 			return op
@@ -176,6 +189,14 @@ func tryCounter(it Item, stem, ext string, n int, taken map[string]claim, same S
 			op.Companions = append(op.Companions, CompanionOp{Companion: c, Action: caction, Name: first.Name})
 			continue
 		}
+		if first, landed := landedClaim(it, cname, taken); landed {
+			caction := Blocked
+			if first.size == c.Size && same(c.Src, first.path) {
+				caction = SkipIdentical
+			}
+			op.Companions = append(op.Companions, CompanionOp{Companion: c, Action: caction, Name: first.name})
+			continue
+		}
 		caction, csame, ok := fits(cname, c.Src, c.Size, taken, same)
 		if !ok {
 			return Op{}, false
@@ -199,6 +220,43 @@ func claimedBy(ops []CompanionOp, name string) (CompanionOp, bool) {
 		}
 	}
 	return CompanionOp{}, false
+}
+
+// landedCounter is the counter at which the item's landed members sit:
+// the n whose stem, followed by a dot, begins one of their names.
+func landedCounter(it Item, stem string) (int, bool) {
+	if len(it.Landed) == 0 {
+		return 0, false
+	}
+	for n := 0; n <= MaxSuffix; n++ {
+		nstem := stem
+		if n > 0 {
+			nstem = layout.WithSuffix(stem, "", n)
+		}
+		prefix := layout.FoldKey(nstem + ".")
+		for _, name := range it.Landed {
+			if strings.HasPrefix(layout.FoldKey(name), prefix) {
+				return n, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// landedClaim finds the directory's entry under name when it is one of the
+// item's landed members: the name is the group's, not another file's.
+func landedClaim(it Item, name string, taken map[string]claim) (claim, bool) {
+	key := layout.FoldKey(name)
+	c, busy := taken[key]
+	if !busy || c.blocked {
+		return claim{}, false
+	}
+	for _, l := range it.Landed {
+		if layout.FoldKey(l) == key {
+			return c, true
+		}
+	}
+	return claim{}, false
 }
 
 // CompanionName is the name a companion with suffix takes beside a file

@@ -20,6 +20,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 //	existing Thumbs dir              (a directory entry)
 //	item /src/a/IMG_1.jpg IMG_1.jpg hello   (source path, wanted name, content)
 //	companion /src/a/IMG_1.xmp .xmp edits   (travels with the item above: suffix, content)
+//	landed IMG_1.xmp                 (an interrupted run put a member of the item above there)
 //
 // and the golden file holds the planner's decisions, one line per item.
 func TestResolveGolden(t *testing.T) {
@@ -85,6 +86,9 @@ func readCase(t *testing.T, path string) (string, []Existing, []Item, map[string
 			last := &items[len(items)-1]
 			last.Companions = append(last.Companions, Companion{Src: fields[1], Suffix: fields[2], Size: int64(len(fields[3]))})
 			content[fields[1]] = fields[3]
+		case fields[0] == "landed" && len(fields) == 2 && len(items) > 0:
+			last := &items[len(items)-1]
+			last.Landed = append(last.Landed, fields[1])
 		case fields[0] == "item" && len(fields) == 4:
 			items = append(items, Item{Seq: uint64(len(items)), Src: fields[1], Name: fields[2], Size: int64(len(fields[3]))})
 			content[fields[1]] = fields[3]
