@@ -60,31 +60,50 @@ func (r *Run) claimBackup() error {
 		return err
 	}
 	marker := filepath.Join(r.backup, ".shoebox", backupOfFile)
+	// Two libraries given one fresh backup folder at once both find no
+	// record: the first record stays (it is never replaced unread), and
+	// the other run reads it and is refused.
+	for range 3 {
+		write, first, err := r.checkBackupOwner(id, marker)
+		if err != nil || r.cfg.DryRun || !write {
+			return err
+		}
+		err = writeBackupOwner(r.cfg.FS, marker, backupOwner{id: id, path: r.dest}, first)
+		if !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+	}
+	return fmt.Errorf("%w: backup folder %s: its record of whose backup it is, %s, keeps changing: is another library using it?", ErrConfig, quote.Path(r.backup), quote.Path(marker))
+}
+
+// checkBackupOwner reads the backup folder's record and refuses another
+// library's; it says whether this library's record is to be written (none
+// yet, or one naming it elsewhere: moved, or its state folder made anew),
+// and whether that is the first record.
+func (r *Run) checkBackupOwner(id, marker string) (write, first bool, err error) {
 	owner, err := readBackupOwner(marker)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		return true, true, nil
 	case err != nil:
-		return fmt.Errorf("%w: backup folder %s: its record of whose backup it is, %s, cannot be read (%v); if the folder is this library's backup, remove that file and run again",
+		return false, false, fmt.Errorf("%w: backup folder %s: its record of whose backup it is, %s, cannot be read (%v); if the folder is this library's backup, remove that file and run again",
 			ErrConfig, quote.Path(r.backup), quote.Path(marker), err)
 	case owner.id == id && id != "" && samePlace(owner.path, r.dest):
-		return nil
+		return false, false, nil
 	case owner.id == id && id != "":
 		// This library's identity, another path: the library was moved
 		// (its record follows it, below) or copied, the original still in
 		// use under the same identity, which would share the folder.
 		if stillThere(owner.path, id) {
-			return fmt.Errorf("%w: %w: %s is the backup of the library %s, and %s is a copy of it (the same identity, %s); give the copy a backup folder of its own, and an identity of its own by removing %s",
+			return false, false, fmt.Errorf("%w: %w: %s is the backup of the library %s, and %s is a copy of it (the same identity, %s); give the copy a backup folder of its own, and an identity of its own by removing %s",
 				ErrConfig, ErrBackupOwned, quote.Path(r.backup), quote.Path(owner.path), quote.Path(r.dest),
 				libraryIDFile, quote.Path(filepath.Join(StateDir(r.dest), libraryIDFile)))
 		}
 	case !samePlace(owner.path, r.dest):
-		return fmt.Errorf("%w: %w: %s is the backup of the library %s; each library needs a backup folder of its own (a folder beside it on the same drive will do). If that library is this one, moved after its state folder was lost, remove %s and run again",
+		return false, false, fmt.Errorf("%w: %w: %s is the backup of the library %s; each library needs a backup folder of its own (a folder beside it on the same drive will do). If that library is this one, moved after its state folder was lost, remove %s and run again",
 			ErrConfig, ErrBackupOwned, quote.Path(r.backup), quote.Path(owner.path), quote.Path(marker))
 	}
-	if r.cfg.DryRun {
-		return nil
-	}
-	return writeBackupOwner(r.cfg.FS, marker, backupOwner{id: id, path: r.dest})
+	return true, false, nil
 }
 
 // samePlace reports whether two paths name one folder, by any name.
@@ -234,16 +253,23 @@ func readSmall(p string) ([]byte, error) {
 // maxRecord bounds the records read: a path and an id.
 const maxRecord = 64 << 10
 
-func writeBackupOwner(fsys fsx.FS, p string, o backupOwner) error {
+// writeBackupOwner writes the record; the first one only where none is
+// (fs.ErrExist when another run's came first), else in place of the one
+// read.
+func writeBackupOwner(fsys fsx.FS, p string, o backupOwner, first bool) error {
 	if err := fsys.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("backup folder: %w", err)
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "library %s\npath %s\n", o.id, strconv.Quote(o.path)) // quoted: a name may hold a line break
+	replace := func(string) error { return nil }
+	if first {
+		replace = nil // published without replacing: fs.ErrExist if another came first
+	}
 	err := fsx.WriteFile(fsys, p, 0o644, func(w io.Writer) error {
 		_, err := w.Write(b.Bytes())
 		return err
-	}, func(string) error { return nil })
+	}, replace)
 	if err != nil {
 		return fmt.Errorf("record whose backup %s is: %w", quote.Path(filepath.Dir(filepath.Dir(p))), err)
 	}
