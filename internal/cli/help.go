@@ -167,6 +167,7 @@ Template tokens:
   {year} {yy} {month} {monthname} {mon} {day} {hour} {minute} {second} {date}
   {name} {ext} {make} {model} {kind} {counter} {counter:4}
   {folder} (the folder a file was in) {folder:2} (the one above) {source}
+  {album} (the Google Takeout album a file is in)
   add :lower or :upper to a text token: {ext:lower}
 
 Examples:

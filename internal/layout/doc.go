@@ -29,9 +29,11 @@
 //	{folder:2}   the folder above that (1-9), never above the source root
 //	             ("unknown" there)
 //	{source}     the source root's own name: card
+//	{album}      the Google Takeout album the file is in: Trip to Rome
+//	             ("unknown" for a file in no album, as in "Photos from 2019")
 //
 // Every text token ({name}, {ext}, {make}, {model}, {kind}, {monthname},
-// {mon}, {folder}, {source}) takes the modifiers ":lower" and ":upper", as in {ext:lower}.
+// {mon}, {folder}, {source}, {album}) takes the modifiers ":lower" and ":upper", as in {ext:lower}.
 // Date and time fields are the capture time's wall clock, read as recorded.
 //
 // A template is rejected when it is empty, absolute, contains a "." or ".."

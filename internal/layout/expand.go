@@ -132,6 +132,8 @@ func (pt part) textValue(f *Fields, tm time.Time) string {
 		return orUnknown(folderUp(f.Dir, f.Root, max(pt.width, 1)))
 	case tokSource:
 		return orUnknown(folderName(f.Root))
+	case tokAlbum:
+		return orUnknown(TakeoutAlbum(f.Dir))
 	}
 	return ""
 }

@@ -56,6 +56,7 @@ const (
 	tokCounter
 	tokFolder
 	tokSource
+	tokAlbum
 )
 
 type modifier uint8
@@ -80,7 +81,7 @@ type tokenSpec struct {
 
 // tokens lists every token name; the order is the one shown in
 // suggestions when two are equally close.
-var tokenNames = []string{"year", "yy", "month", "monthname", "mon", "day", "hour", "minute", "second", "date", "name", "ext", "make", "model", "kind", "counter", "folder", "source"}
+var tokenNames = []string{"year", "yy", "month", "monthname", "mon", "day", "hour", "minute", "second", "date", "name", "ext", "make", "model", "kind", "counter", "folder", "source", "album"}
 
 var tokens = map[string]tokenSpec{
 	"year": {tokYear, false}, "yy": {tokYY, false}, "month": {tokMonth, false},
@@ -89,7 +90,7 @@ var tokens = map[string]tokenSpec{
 	"date": {tokDate, false}, "name": {tokName, true}, "ext": {tokExt, true},
 	"make": {tokMake, true}, "model": {tokModel, true}, "kind": {tokKind, true},
 	"counter": {tokCounter, false},
-	"folder":  {tokFolder, true}, "source": {tokSource, true},
+	"folder":  {tokFolder, true}, "source": {tokSource, true}, "album": {tokAlbum, true},
 }
 
 // ParseError says what is wrong with a template and where (Pos counts

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/shoebox-photos/shoebox/internal/layout"
 )
 
 // Copy is one of several byte-identical files.
@@ -23,10 +25,13 @@ type Copy struct {
 //     camera wrote, not one a person or a program renamed;
 //  3. a name that does not look like a copy ("IMG_1 copy.JPG", "IMG_1 (2).JPG",
 //     "Copy of IMG_1.JPG", "dup of IMG_1.JPG", "IMG_1-edited.JPG") over one that does;
-//  4. the earliest known capture time (identical bytes differ in date
+//  4. a copy in a Google Takeout album over one in a year folder
+//     ("Photos from 2019"): Takeout puts an album's photo in both, and
+//     only the album copy can name its album ({album});
+//  5. the earliest known capture time (identical bytes differ in date
 //     only when one is dated by its file time or name: the earlier is the original's);
-//  5. the oldest modification time (a copy's is when it was copied);
-//  6. the shortest path, then the smallest in byte order, so the choice
+//  6. the oldest modification time (a copy's is when it was copied);
+//  7. the shortest path, then the smallest in byte order, so the choice
 //     never depends on scan order.
 func Keeper(copies []Copy) int {
 	best := 0
@@ -65,6 +70,9 @@ func compare(a, b Copy) (bool, string) {
 	}
 	if ca, cb := looksLikeCopy(a.Path), looksLikeCopy(b.Path); ca != cb {
 		return cb, "not named like a copy"
+	}
+	if aa, ab := layout.TakeoutAlbum(filepath.Dir(a.Path)), layout.TakeoutAlbum(filepath.Dir(b.Path)); (aa == "") != (ab == "") {
+		return aa != "", "in a Takeout album"
 	}
 	if !a.Wall.Equal(b.Wall) {
 		switch {

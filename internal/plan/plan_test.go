@@ -151,6 +151,9 @@ func TestKeeper(t *testing.T) {
 		{"not a counter copy", []Copy{{Path: "/p/IMG_1 (2).JPG"}, {Path: "/card/DCIM/IMG_1.JPG"}}, 1},
 		{"copy of", []Copy{{Path: "/p/Copy of IMG_1.JPG"}, {Path: "/card/DCIM/IMG_1.JPG"}}, 1},
 		{"byte order last", []Copy{{Path: "/b/a.jpg"}, {Path: "/a/a.jpg"}}, 1},
+		{"Takeout album over its year folder, though longer and older", []Copy{
+			{Path: "/t.zip/Takeout/Google Photos/Photos from 2019/IMG_1.JPG", Wall: d("2019-01-01")},
+			{Path: "/t.zip/Takeout/Google Photos/A long album name/IMG_1.JPG", Wall: d("2019-01-02")}}, 1},
 	}
 	for _, c := range cases {
 		if got := Keeper(c.copies); got != c.want {
