@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"testing"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx"
@@ -73,7 +72,7 @@ func TestResumeKeepsTheLandedSidecarsPlace(t *testing.T) {
 	}
 	landed := snapshot(t, lib)
 	if len(landed) != 1 || landed["2017/2017-05-01/IMG_0000.xmp"] == "" {
-		t.Fatalf("after the kill the library holds %v; want the photo's sidecar alone", keysOf(landed))
+		t.Fatalf("after the kill the library holds %v; want the photo's sidecar alone", keys(landed))
 	}
 
 	sum, _ := sortTree(t, []string{src}, lib, landedKillConfig(src, lib))
@@ -81,10 +80,10 @@ func TestResumeKeepsTheLandedSidecarsPlace(t *testing.T) {
 		t.Fatalf("resumed run: %+v", sum)
 	}
 	if got := snapshot(t, lib); !sameFiles(got, want) {
-		t.Errorf("resumed library: %v\nwant what one uninterrupted run gives: %v", keysOf(got), keysOf(want))
+		t.Errorf("resumed library: %v\nwant what one uninterrupted run gives: %v", keys(got), keys(want))
 	}
 	if left := snapshot(t, src); !sameFiles(left, wantLeft) {
-		t.Errorf("left on the card: %v\nwant what one uninterrupted run leaves: %v", keysOf(left), keysOf(wantLeft))
+		t.Errorf("left on the card: %v\nwant what one uninterrupted run leaves: %v", keys(left), keys(wantLeft))
 	}
 	if again, _ := sortTree(t, []string{src}, lib, landedKillConfig(src, lib)); again.Transferred != 0 {
 		t.Errorf("one more run transferred %d files; want none", again.Transferred)
@@ -101,13 +100,4 @@ func sameFiles(a, b map[string]string) bool {
 		}
 	}
 	return true
-}
-
-func keysOf(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
