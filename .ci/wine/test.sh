@@ -28,13 +28,13 @@ status=0
 GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go test -overlay "$overlay" -exec "$PWD/.ci/wine/exec.sh" \
 	-count=1 -v "${args[@]}" >"$log" 2>&1 || status=$?
 # Wine 8 at times fails to start a process at all (`fork/exec …: Internal
-# error.`, seen once in about twenty runs of the whole suite, a CLI script's
-# `exec shoebox`): no code of shoebox had run. A package that failed only
-# in such a run (its output holds that error) is run once more, and its
-# second result counts; any other failed package fails the run as it is.
-if [ "$status" -ne 0 ]; then
-	# go test prints each package's output whole, ending with its ok/FAIL line.
-	read -r startfail otherfail < <(awk '
+# error.`, seen once in about twenty runs of the whole suite, more often
+# under heavy load, a CLI script's `exec shoebox`): no code of shoebox had
+# run. A package that failed only in such a run (its output holds that
+# error) is run again, at most twice, and its last result counts; any
+# other failed package fails the run as it is.
+startfailed() { # prints the packages that failed with the error, or nothing if another failed
+	awk '
 		{ buf = buf $0 "\n" }
 		/^(ok|FAIL)[ \t]+[^ \t]+/ {
 			if ($1 == "FAIL") {
@@ -42,20 +42,24 @@ if [ "$status" -ne 0 ]; then
 			}
 			buf = ""
 		}
-		END { gsub(/ /, ",", s); gsub(/ /, ",", o); print (s == "" ? "-" : s), (o == "" ? "-" : o) }' "$log")
-	if [ "$startfail" != "-" ] && [ "$otherfail" = "-" ]; then
-		pkgs=${startfail//,/ }
-		flags=()
-		for a in "${args[@]}"; do case $a in ./* | shoebox*) ;; *) flags+=("$a") ;; esac; done
-		echo "wine: Wine could not start a process (fork/exec: Internal error) in:$pkgs; running them once more"
-		status=0
-		# shellcheck disable=SC2086
-		GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go test -overlay "$overlay" -exec "$PWD/.ci/wine/exec.sh" \
-			-count=1 -v "${flags[@]}" $pkgs >"$log.again" 2>&1 || status=$?
-		grep -E '^(FAIL|ok)|^\s+--- FAIL' "$log.again" || true
-		echo "wine: second run's full log in $log.again"
-	fi
-fi
+		END { if (o == "") print s }' "$1"
+}
+flags=()
+for a in "${args[@]}"; do case $a in ./* | shoebox*) ;; *) flags+=("$a") ;; esac; done
+last=$log
+for again in 1 2; do
+	[ "$status" -ne 0 ] || break
+	pkgs=$(startfailed "$last")
+	[ -n "$pkgs" ] || break
+	echo "wine: Wine could not start a process (fork/exec: Internal error) in:$pkgs; running them again ($again of 2)"
+	last=$log.again$again
+	status=0
+	# shellcheck disable=SC2086
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go test -overlay "$overlay" -exec "$PWD/.ci/wine/exec.sh" \
+		-count=1 -v "${flags[@]}" $pkgs >"$last" 2>&1 || status=$?
+	grep -E '^(FAIL|ok)|^\s+--- FAIL|fork/exec [^ ]*: Internal error' "$last" || true
+	echo "wine: that run's full log in $last"
+done
 grep -E '^(FAIL|ok|---|panic:)|^\s+--- FAIL|\[(setup|build) failed\]' "$log" | grep -v -- '--- PASS\|--- SKIP' || true
 echo "wine: $(grep -cE '^\s*--- PASS' "$log") passed, $(grep -cE '^\s*--- FAIL' "$log") failed, $(grep -cE '^\s*--- SKIP' "$log") skipped (subtests included)"
 # Each skip with the last line its test logged (the reason).
