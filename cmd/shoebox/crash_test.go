@@ -225,6 +225,13 @@ func TestKillAndRerun(t *testing.T) {
 	}
 	for _, it := range plan(iterations, fullRun) {
 		t.Run(fmt.Sprintf("%02d %s", it.seed, it.describe), func(t *testing.T) {
+			if !fsxtest.UnderWine() {
+				// Each iteration has its own folders, and spends half its
+				// time waiting on fsync: two at a time take about half as
+				// long. (Under Wine, one at a time: a loaded Wine at times
+				// cannot start a process.)
+				t.Parallel()
+			}
 			runIteration(t, master, it)
 		})
 	}

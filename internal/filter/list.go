@@ -34,13 +34,18 @@ type Line struct {
 // ReadList reads a list's entries. name is how the list is shown in an
 // error ("excludes.txt", "stdin"), with the line: "excludes.txt:3".
 func ReadList(r io.Reader, name string) ([]Line, error) {
-	lr := &io.LimitedReader{R: r, N: MaxListBytes + 1}
+	return readList(r, name, MaxListBytes)
+}
+
+// readList is ReadList with a limit of maxBytes.
+func readList(r io.Reader, name string, maxBytes int64) ([]Line, error) {
+	lr := &io.LimitedReader{R: r, N: maxBytes + 1}
 	sc := bufio.NewScanner(lr)
 	sc.Buffer(make([]byte, 0, 4096), MaxListLine)
 	var entries []Line
 	for n := 1; sc.Scan(); n++ {
 		if lr.N <= 0 {
-			return nil, fmt.Errorf("%s: longer than %d MB: %w", name, MaxListBytes>>20, ErrList)
+			return nil, tooLong(name, maxBytes)
 		}
 		line := strings.TrimSuffix(sc.Text(), "\r")
 		if strings.TrimSpace(line) == "" || line[0] == '#' || line[0] == ';' {
@@ -57,9 +62,16 @@ func ReadList(r io.Reader, name string) ([]Line, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if lr.N <= 0 {
-		return nil, fmt.Errorf("%s: longer than %d MB: %w", name, MaxListBytes>>20, ErrList)
+		return nil, tooLong(name, maxBytes)
 	}
 	return entries, nil
+}
+
+func tooLong(name string, maxBytes int64) error {
+	if maxBytes >= 1<<20 {
+		return fmt.Errorf("%s: longer than %d MB: %w", name, maxBytes>>20, ErrList)
+	}
+	return fmt.Errorf("%s: longer than %d bytes: %w", name, maxBytes, ErrList)
 }
 
 // Listed is the set of files --files-from names: paths relative to a

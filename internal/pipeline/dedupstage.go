@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 
 	"github.com/shoebox-photos/shoebox/internal/digest"
 	"github.com/shoebox-photos/shoebox/internal/plan"
-	"github.com/shoebox-photos/shoebox/internal/quote"
 	"github.com/shoebox-photos/shoebox/internal/scan"
 	"github.com/shoebox-photos/shoebox/internal/store"
 )
@@ -36,28 +34,23 @@ func (r *Run) findDuplicates(ctx context.Context) error {
 		// recognised whole): the library need not even be listed.
 		return err
 	}
-	indexed, err := r.useLibraryIndex(ctx)
-	if err != nil {
+	if err := r.useLibraryIndex(ctx); err != nil {
 		return err
 	}
 	defer r.closeIndexCursor()
-	files, bytes, err := r.sharedSizeTotals(ctx, indexed)
+	files, bytes, err := r.sharedSizeTotals(ctx)
 	if err != nil {
 		return fmt.Errorf("find duplicates: %w", err)
 	}
 	r.begin("plan", "hashing files of equal size to find duplicates", files, bytes)
-	if err := r.hashSharedSizes(ctx, indexed, files, bytes); err != nil {
+	if err := r.hashSharedSizes(ctx, files, bytes); err != nil {
 		return fmt.Errorf("find duplicates: %w", err)
 	}
-	if r.index != nil {
-		if err := r.index.flush(); err != nil {
-			return fmt.Errorf("record library hashes: %w", err)
-		}
+	if err := r.index.flush(); err != nil {
+		return fmt.Errorf("record library hashes: %w", err)
 	}
-	if indexed {
-		if err := r.addIndexedTwins(ctx); err != nil {
-			return err
-		}
+	if err := r.addIndexedTwins(ctx); err != nil {
+		return err
 	}
 	r.begin("plan", "matching files of equal content", 0, 0)
 	if err := r.markDuplicates(ctx); err != nil {
@@ -75,7 +68,7 @@ func (r *Run) findDuplicates(ctx context.Context) error {
 // index lists: those whose hash it does not know are hashed here, those
 // whose hash it knows are looked up by hash afterwards (addIndexedTwins).
 // total and totalBytes are what sharedSizeTotals counted, for the progress.
-func (r *Run) hashSharedSizes(ctx context.Context, indexed bool, total, totalBytes int64) error {
+func (r *Run) hashSharedSizes(ctx context.Context, total, totalBytes int64) error {
 	pool := r.newHashPool(ctx, total, totalBytes)
 	var (
 		size    int64      = -1
@@ -83,7 +76,7 @@ func (r *Run) hashSharedSizes(ctx context.Context, indexed bool, total, totalByt
 		shared  bool
 	)
 	libEmpty, err := r.st.Empty(keyLib)
-	if err == nil && libEmpty && indexed {
+	if err == nil && libEmpty {
 		libEmpty, err = r.index.st.Empty(keyLibBySize)
 	}
 	if err != nil {
@@ -110,13 +103,11 @@ func (r *Run) hashSharedSizes(ctx context.Context, indexed bool, total, totalByt
 			if shared, err = r.hashLibraryOfSize(sz, pool); err != nil {
 				return err
 			}
-			if indexed {
-				inIndex, err := r.queueIndexedOfSize(sz, pool)
-				if err != nil {
-					return err
-				}
-				shared = shared || inIndex
+			inIndex, err := r.queueIndexedOfSize(sz, pool)
+			if err != nil {
+				return err
 			}
+			shared = shared || inIndex
 			if !shared {
 				return nil
 			}
@@ -143,9 +134,9 @@ func (r *Run) hashSharedSizes(ctx context.Context, indexed bool, total, totalByt
 // ordered pass over the size keys and, per distinct size, the prefix scans
 // the hashing pass makes too. An index entry whose file is gone is counted
 // and then not hashed, so the count may end a little short of the total.
-func (r *Run) sharedSizeTotals(ctx context.Context, indexed bool) (files, bytes int64, err error) {
+func (r *Run) sharedSizeTotals(ctx context.Context) (files, bytes int64, err error) {
 	libEmpty, err := r.st.Empty(keyLib)
-	if err == nil && libEmpty && indexed {
+	if err == nil && libEmpty {
 		libEmpty, err = r.index.st.Empty(keyLibBySize)
 	}
 	if err != nil {
@@ -160,7 +151,7 @@ func (r *Run) sharedSizeTotals(ctx context.Context, indexed bool) (files, bytes 
 		var inLib bool
 		if !libEmpty {
 			var err error
-			if lib, inLib, err = r.libraryOfSize(size, indexed); err != nil {
+			if lib, inLib, err = r.libraryOfSize(size); err != nil {
 				return err
 			}
 		}
@@ -193,10 +184,10 @@ func (r *Run) sharedSizeTotals(ctx context.Context, indexed bool) (files, bytes 
 
 // libraryOfSize counts the library files of size that would be hashed,
 // and says whether the library has any file of that size.
-func (r *Run) libraryOfSize(size int64, indexed bool) (toHash int64, any bool, err error) {
+func (r *Run) libraryOfSize(size int64) (toHash int64, any bool, err error) {
 	err = r.st.Scan(sizeKey(keyLib, size, nil), func(_, _ []byte) error { toHash++; return nil })
 	any = toHash > 0
-	if err != nil || !indexed {
+	if err != nil {
 		return toHash, any, err
 	}
 	prefix := sizeKey(keyLibBySize, size, nil)
@@ -421,33 +412,6 @@ func decodeMember(v []byte) (member, error) {
 	m.copy.InLibrary = d.bool()
 	m.copy.ModTime = d.t()
 	return m, d.Err()
-}
-
-// indexLibrary records every file already in the destination by size.
-func (r *Run) indexLibrary(ctx context.Context) error {
-	if _, err := os.Stat(r.dest); err != nil {
-		return nil // a new library holds nothing yet
-	}
-	r.begin("plan", "listing the library's files to compare with", 0, 0)
-	w := r.st.Writer(writeBatch)
-	var e enc
-	var n int64
-	emit := func(f scan.File) error {
-		n++
-		r.progress("plan", n, 0)
-		e.reset()
-		e.t(f.ModTime)
-		return w.Put(sizeKey(keyLib, f.Size, []byte(f.Path)), e.bytes())
-	}
-	opt := scan.Options{Exclude: r.libraryExcludes(), Workers: r.cfg.Workers}
-	_, err := scan.Walk(ctx, []string{r.dest}, opt, emit, r.scanProblem("index"))
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
-	if err != nil {
-		return fmt.Errorf("index library %s: %w", quote.Path(r.dest), err)
-	}
-	return nil
 }
 
 // sizeEntry is a source file of some size, as the meta stage recorded it.

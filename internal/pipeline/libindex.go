@@ -109,18 +109,15 @@ func decodeLibPath(v []byte) (size int64, sum []byte, err error) {
 
 // useLibraryIndex decides how dedup learns the library: from the index
 // when it is whole (after listing the folders this run lands in), else by
-// walking the library, which rebuilds the index. It returns false when
-// there is no index (a dry run): the walk's files then go to the run store.
-func (r *Run) useLibraryIndex(ctx context.Context) (bool, error) {
-	if r.index == nil {
-		return false, r.indexLibrary(ctx)
-	}
+// walking the library, which rebuilds the index (a dry run's private
+// copy of it: copyLibraryIndex).
+func (r *Run) useLibraryIndex(ctx context.Context) error {
 	if r.index.whole() && !r.cfg.Checksum {
 		r.begin("plan", "listing the folders the new files land in", 0, 0)
-		return true, r.listLandingFolders(ctx)
+		return r.listLandingFolders(ctx)
 	}
 	r.begin("plan", "listing the library's files to compare with", 0, 0)
-	return true, r.rebuildLibraryIndex(ctx, r.dest, r.libraryExcludes(), r.scanProblem("index"), func(f scan.File, rel string) ([]byte, error) {
+	return r.rebuildLibraryIndex(ctx, r.dest, r.libraryExcludes(), r.scanProblem("index"), func(f scan.File, rel string) ([]byte, error) {
 		return r.index.cached(f), nil
 	})
 }
@@ -249,7 +246,11 @@ func (r *Run) reconcileFolder(dir string) error {
 	}
 	onDisk := make(map[string]fs.DirEntry, len(entries))
 	for _, de := range entries {
-		if de.Type().IsRegular() {
+		// The same files a walk of the library indexes: hidden names and
+		// system clutter are not the library's files (nor are a killed
+		// run's temp files, which the real run's recovery has removed by
+		// now, and which a dry run, which recovers nothing, finds there).
+		if de.Type().IsRegular() && !scan.IsClutter(de.Name()) {
 			onDisk[de.Name()] = de
 		}
 	}

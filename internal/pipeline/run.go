@@ -101,7 +101,8 @@ type Run struct {
 	archives *archive.Set // the sources that are archives; nil when none
 	st       *store.Store
 	stDir    string
-	hashes   *store.Store // persistent content index of the library; nil in dry runs
+	hashes   *store.Store // persistent content index of the library (a dry run's private copy of it)
+	hashCopy string       // the temp folder holding a dry run's copy of the index
 	index    *hashIndex   // the sums in hashes, written in batches
 	unlock   func() error
 	exec     *transfer.Executor
@@ -395,17 +396,19 @@ func (r *Run) openStores() error {
 		}
 	}
 	r.openImports()
-	if !r.cfg.DryRun {
-		// Opened with dedup off too: the library index must learn of every
-		// file shoebox puts in the library (libindex.go).
-		h, err := openLibraryIndex(StateDir(r.dest), func(msg string) {
-			r.emit(Event{Type: "warning", Stage: "plan", Reason: msg})
-		})
-		if err != nil {
-			return err
-		}
-		r.hashes, r.index = h, newHashIndex(h, r.dest)
+	// Opened with dedup off too: the library index must learn of every
+	// file shoebox puts in the library (libindex.go).
+	warn := func(msg string) { r.emit(Event{Type: "warning", Stage: "plan", Reason: msg}) }
+	var h *store.Store
+	if r.cfg.DryRun {
+		h, err = r.copyLibraryIndex(StateDir(r.dest), warn)
+	} else {
+		h, err = openLibraryIndex(StateDir(r.dest), warn)
 	}
+	if err != nil {
+		return err
+	}
+	r.hashes, r.index = h, newHashIndex(h, r.dest)
 	return nil
 }
 
@@ -413,13 +416,46 @@ func (r *Run) openStores() error {
 // is a cache of what hashing the library gives: one that cannot be opened
 // is rebuilt empty, and warn says so (the library is then hashed again).
 func openLibraryIndex(state string, warn func(string)) (*store.Store, error) {
-	dir := filepath.Join(state, "index")
+	dir := LibraryIndexDir(state)
 	h, err := store.Open(dir, store.Options{Disposable: true})
 	if err != nil {
 		return nil, fmt.Errorf("open library index: %w", err)
 	}
 	if why := h.Discarded(); why != nil {
-		warn(fmt.Sprintf("the library's hash index %s could not be opened (%v): it was rebuilt empty, so the library's files are hashed again", quote.Path(dir), why))
+		warn(indexRebuiltWarning(dir, why, "it was rebuilt empty, so the library's files are hashed again"))
+	}
+	return h, nil
+}
+
+func indexRebuiltWarning(dir string, why error, what string) string {
+	return fmt.Sprintf("the library's hash index %s could not be opened (%v): %s", quote.Path(dir), why, what)
+}
+
+// copyLibraryIndex gives a dry run what openLibraryIndex gives the real
+// run, without writing to the library: a private copy of the index, in a
+// temp folder, that the dry run reads and updates exactly as the real run
+// does its index (the same walk when it is not whole, the same listing
+// of the folders files land in when it is), so that the dry run decides
+// what the run would, and costs what it would, not a walk and hash of the
+// whole library. No index, or one that cannot be opened, gives an empty
+// copy: the real run would start with an empty index too.
+func (r *Run) copyLibraryIndex(state string, warn func(string)) (*store.Store, error) {
+	tmp, err := os.MkdirTemp("", "shoebox-dry-run-index-")
+	if err != nil {
+		return nil, fmt.Errorf("create temp store: %w", err)
+	}
+	r.hashCopy = tmp
+	src, dst := LibraryIndexDir(state), filepath.Join(tmp, "index")
+	if _, err := os.Lstat(src); err == nil {
+		h, err := store.CopyOf(src, dst)
+		if err == nil {
+			return h, nil
+		}
+		warn(indexRebuiltWarning(src, err, "the run would rebuild it empty and hash the library's files again"))
+	}
+	h, err := store.Open(dst, store.Options{Scratch: true})
+	if err != nil {
+		return nil, fmt.Errorf("open library index: %w", err)
 	}
 	return h, nil
 }
@@ -471,6 +507,9 @@ func (r *Run) Close() error {
 	// so it is removed rather than left to take disk space in the library.
 	if r.cfg.StoreDir == "" && r.stDir != "" {
 		errs = append(errs, store.Remove(r.stDir))
+	}
+	if r.hashCopy != "" {
+		errs = append(errs, os.RemoveAll(r.hashCopy))
 	}
 	if r.unlock != nil {
 		errs = append(errs, r.unlock())
