@@ -40,7 +40,7 @@ type Config struct {
 	RealSize     bool   // 3–5 MB files instead of ~1 KB
 	Cold         bool   // drop the page cache before each timed run (where the OS allows)
 	Rerun        bool   // time a second sort into the same library
-	Incremental  int    // > 0: time sorting this many new files (a card of their own) into an empty library and into the sorted one
+	Incremental  int    // > 0: time sorting this many new files (a card of their own) into an empty library and into the sorted one, each after a dry run of it
 	Compare      bool   // time `cp -r && sync` and `rsync -a && sync` on the same tree
 	GenerateOnly bool   // generate the tree and stop (to fill a slow mount from its server side)
 	Label        string // names the storage in a one-line summary row
@@ -53,6 +53,8 @@ type Config struct {
 	// CPUProfile, when set, records a CPU profile of the timed stages there;
 	// MemProfile a heap profile (allocations included) taken after them.
 	CPUProfile, MemProfile string
+
+	dryRun bool // the timed sort is a dry run (the incremental rows' dry runs)
 }
 
 // The values of --history.
@@ -267,8 +269,9 @@ func wholeSort(ctx context.Context, cfg Config, src, dst, name string, files int
 // incremental times a new card: cfg.Incremental new files in a folder of
 // their own (generated untimed, dated over the same years, so they land in
 // the library's existing date folders), sorted first into an empty library
-// and then into the sorted one. The two figures, from the same run, show
-// what the library's size adds to an import of new files.
+// and then into the sorted one, each sort after a dry run of it. The
+// figures, from the same run, show what the library's size adds to an
+// import of new files, and to its dry run.
 func incremental(ctx context.Context, cfg Config, work string, log io.Writer) ([]RunRow, error) {
 	card, empty := filepath.Join(work, "new"), filepath.Join(work, "dst-empty")
 	os.RemoveAll(card)
@@ -279,19 +282,27 @@ func incremental(ctx context.Context, cfg Config, work string, log io.Writer) ([
 		return nil, err
 	}
 	var rows []RunRow
-	for _, to := range []struct{ dst, name string }{
-		{empty, fmt.Sprintf("incremental, %s new into an empty library", commas(cfg.Incremental))},
-		{filepath.Join(work, "dst"), fmt.Sprintf("incremental, %s new into %s", commas(cfg.Incremental), commas(cfg.Count))},
+	for _, to := range []struct{ dst, into string }{
+		{empty, "an empty library"},
+		{filepath.Join(work, "dst"), commas(cfg.Count)},
 	} {
-		prepareCache(cfg, card, log)
-		r, err := wholeSort(ctx, cfg, card, to.dst, to.name, cfg.Incremental, nil)
-		if err == nil && r.Transferred != int64(cfg.Incremental) {
-			err = fmt.Errorf("bench: %s: transferred %d files, want %d", to.name, r.Transferred, cfg.Incremental)
+		for _, dry := range []bool{true, false} {
+			name := fmt.Sprintf("incremental, %s new into %s", commas(cfg.Incremental), to.into)
+			if dry {
+				name = fmt.Sprintf("dry run, %s new into %s", commas(cfg.Incremental), to.into)
+			}
+			prepareCache(cfg, card, log)
+			run := cfg
+			run.dryRun = dry
+			r, err := wholeSort(ctx, run, card, to.dst, name, cfg.Incremental, nil)
+			if err == nil && r.Transferred != int64(cfg.Incremental) {
+				err = fmt.Errorf("bench: %s: transferred (or planned) %d files, want %d", name, r.Transferred, cfg.Incremental)
+			}
+			if err != nil {
+				return rows, err
+			}
+			rows = append(rows, r)
 		}
-		if err != nil {
-			return rows, err
-		}
-		rows = append(rows, r)
 	}
 	return rows, nil
 }
@@ -308,7 +319,7 @@ func openRun(cfg Config, src, dst string, row *Row) (*pipeline.Run, error) {
 	run, err := pipeline.Open(pipeline.Config{
 		Sources: []string{src}, Dest: dst, Template: tmpl, Mode: mode,
 		Workers: cfg.Workers, MetaWorkers: cfg.MetaWorkers, Dedup: cfg.Dedup, VideoTZ: time.UTC,
-		NoHistory: cfg.History == HistoryOff,
+		NoHistory: cfg.History == HistoryOff, DryRun: cfg.dryRun,
 	})
 	if err == nil && row != nil {
 		row.Workers, row.MetaWorkers = run.Workers()

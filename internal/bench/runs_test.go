@@ -23,7 +23,8 @@ func TestBenchTimesRerunIncrementalAndReferences(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, log.String())
 	}
-	want := map[string]int64{"first sort": 60, "cp -r": -1, "rsync -a SRC": -1, "re-run": 0, "rsync -a re-run": -1, "incremental, 7 new into an empty": 7, "incremental, 7 new into 60": 7}
+	want := map[string]int64{"first sort": 60, "cp -r": -1, "rsync -a SRC": -1, "re-run": 0, "rsync -a re-run": -1, "incremental, 7 new into an empty": 7, "incremental, 7 new into 60": 7,
+		"dry run, 7 new into an empty": 7, "dry run, 7 new into 60": 7}
 	for _, r := range row.Runs {
 		for prefix, moved := range want {
 			if strings.HasPrefix(r.Name, prefix) {
