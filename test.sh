@@ -11,18 +11,24 @@ set -euo pipefail
 cd "$(dirname "$0")"
 export GOTOOLCHAIN=local GOFLAGS=-buildvcs=false
 go version
+# Each stage's wall time, for the figure in docs/testing.md (issue 28).
+began=$SECONDS
+stage() { echo "test.sh: $1 done at $((SECONDS - began)) s"; }
 # chromium renders the HTML report in one test; when it cannot be installed
 # (offline, another apt holding its lock) that test skips, and this says so.
 command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium) ||
 	echo "test.sh: chromium could not be installed: TestReportInBrowser and TestReportLayoutAtDesktopAndPhoneWidths will skip (the report is still checked as HTML)" >&2
 go vet ./...
+stage vet
 # staticcheck (pinned: 2026.2.2 knows Go 1.26), through the module proxy;
 # any finding fails the run. No check is disabled (no staticcheck.conf).
 GOBIN="$(go env GOPATH)/bin" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 "$(go env GOPATH)/bin/staticcheck" ./...
+stage staticcheck
 # The release script's CHANGELOG.md check, and that the Unreleased entry exists.
 .ci/changelog_test.sh
 go test -race -count=1 -timeout 20m ./... "$@"
+stage "go test -race"
 # Every release target builds and vets without cgo, the release archives
 # of all eight build (into a scratch folder) with their checksums, and
 # `go install …@VERSION` works from a module proxy and stamps VERSION.
@@ -32,6 +38,7 @@ go test -race -count=1 -timeout 20m ./... "$@"
 scratch=$(mktemp -d) && trap 'rm -rf "$scratch"' EXIT
 .ci/release.sh ci "$scratch" >/dev/null
 .ci/goinstall.sh
+stage "cross builds, release archives, go install"
 # The whole suite again for Windows, under Wine (installed when missing;
 # skipped, saying so, where it cannot be), every package, failures fatal:
 # 4 min wall on this 2-core machine when quiet (pipeline 146 s, cli 72 s,
@@ -43,3 +50,4 @@ scratch=$(mktemp -d) && trap 'rm -rf "$scratch"' EXIT
 timeout=15m
 if [ "${SHOEBOX_WINE_FULL:-0}" = 1 ]; then timeout=30m; fi
 SHOEBOX_WINE_STRICT=1 .ci/wine/test.sh -timeout "$timeout" "$@" ./...
+stage "the Windows suite under Wine"
