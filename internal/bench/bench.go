@@ -42,6 +42,7 @@ type Config struct {
 	Rerun        bool   // time a second sort into the same library
 	Incremental  int    // > 0: time sorting this many new files (a card of their own) into an empty library and into the sorted one, each after a dry run of it
 	Compare      bool   // time `cp -r && sync` and `rsync -a && sync` on the same tree
+	Zip          bool   // time the first sort from a zip of the tree against from the tree
 	GenerateOnly bool   // generate the tree and stop (to fill a slow mount from its server side)
 	Label        string // names the storage in a one-line summary row
 	// History is the import history during the timed sort: HistoryOn (as
@@ -95,6 +96,7 @@ type RunRow struct {
 	Note        string
 	Stages      [4]time.Duration // a later sort's scan, metadata, plan and copy; zero when not timed
 	Open, Close time.Duration    // a later sort's opening (stores, recovery check) and closing
+	PeakRSS     int64            // bytes; measured for the --zip rows only (0: not measured)
 }
 
 // Run generates the tree (untimed), then times each stage, and then the
@@ -156,8 +158,8 @@ func timeWithoutHistory(ctx context.Context, cfg Config, src, dst string, row *R
 	return nil
 }
 
-// laterRuns times the reference commands, the re-run and the incremental
-// import, in that order.
+// laterRuns times the reference commands, the re-run, the incremental
+// import and the sorts from a zip, in that order.
 func laterRuns(ctx context.Context, cfg Config, work string, row *Row, log io.Writer) error {
 	src, dst := filepath.Join(work, "src"), filepath.Join(work, "dst")
 	if cfg.Compare {
@@ -176,6 +178,13 @@ func laterRuns(ctx context.Context, cfg Config, work string, row *Row, log io.Wr
 	}
 	if cfg.Incremental > 0 {
 		rs, err := incremental(ctx, cfg, work, log)
+		row.Runs = append(row.Runs, rs...)
+		if err != nil {
+			return err
+		}
+	}
+	if cfg.Zip {
+		rs, err := zipRuns(ctx, cfg, work, src, log)
 		row.Runs = append(row.Runs, rs...)
 		if err != nil {
 			return err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -88,17 +89,50 @@ func TestRealSizeFilesAreBigIncompressibleAndDated(t *testing.T) {
 	}
 }
 
+// TestBenchTimesTheSortFromAZip runs the --zip rows on a small tree: the
+// sort from a zip of the tree lands every file, as the sort from the
+// tree does, two rounds each, with their peak RSS and their ratio.
+func TestBenchTimesTheSortFromAZip(t *testing.T) {
+	var log bytes.Buffer
+	cfg := Config{Count: 40, WorkDir: t.TempDir(), Workers: 2, Seed: 4, Mode: "copy", Zip: true}
+	row, err := Run(context.Background(), cfg, &log)
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, log.String())
+	}
+	n := 0
+	for _, r := range row.Runs {
+		if !strings.HasPrefix(r.Name, "first sort from") {
+			continue
+		}
+		n++
+		if r.Transferred != 40 || r.Took <= 0 {
+			t.Errorf("%s: transferred %d in %v, want 40", r.Name, r.Transferred, r.Took)
+		}
+		if runtime.GOOS == "linux" && r.PeakRSS <= 0 {
+			t.Errorf("%s: no peak RSS", r.Name)
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d zip and folder rows, want 4: %+v", n, row.Runs)
+	}
+	var out bytes.Buffer
+	PrintRuns(&out, row)
+	if !strings.Contains(out.String(), "first sort from a zip of it (round 2) ÷ first sort from the folder (round 2): ") {
+		t.Errorf("no zip ratio:\n%s", out.String())
+	}
+}
+
 func TestParseArgsNewFlags(t *testing.T) {
 	cfg, err := ParseArgs([]string{"100", "/w", "--real-size", "--cold", "--rerun", "--incremental", "10",
-		"--compare", "--mode", "reflink", "--workers", "auto", "--meta-workers", "16"})
+		"--compare", "--zip", "--mode", "reflink", "--workers", "auto", "--meta-workers", "16"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !cfg.RealSize || !cfg.Cold || !cfg.Rerun || cfg.Incremental != 10 || !cfg.Compare ||
+	if !cfg.RealSize || !cfg.Cold || !cfg.Rerun || cfg.Incremental != 10 || !cfg.Compare || !cfg.Zip ||
 		cfg.Mode != "reflink" || cfg.Workers != 0 || cfg.MetaWorkers != 16 || cfg.WorkDir != "/w" {
 		t.Errorf("parsed %+v", cfg)
 	}
-	for _, bad := range [][]string{{"10", "--mode", "move"}, {"10", "--incremental", "0"}, {"10", "--scan-only", "--rerun"}} {
+	for _, bad := range [][]string{{"10", "--mode", "move"}, {"10", "--incremental", "0"}, {"10", "--scan-only", "--rerun"}, {"10", "--scan-only", "--zip"}} {
 		if _, err := ParseArgs(bad); err == nil {
 			t.Errorf("%v: accepted", bad)
 		}

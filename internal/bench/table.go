@@ -118,6 +118,9 @@ func PrintRuns(w io.Writer, r Row) {
 			note = fmt.Sprintf("open %s, scan %s, metadata %s, plan %s, copy %s, close %s", secs(x.Open),
 				secs(x.Stages[0]), secs(x.Stages[1]), secs(x.Stages[2]), secs(x.Stages[3]), secs(x.Close))
 		}
+		if x.PeakRSS > 0 {
+			note += fmt.Sprintf("; peak RSS %s", mb(x.PeakRSS))
+		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", x.Name, commas(x.Files), took, moved, disk, rchar, note)
 	}
 	for _, ratio := range Ratios(r) {
@@ -137,7 +140,9 @@ func Ratios(r Row) []string {
 		return RunRow{}, false
 	}
 	var out []string
-	pairs := [][2]string{{"first sort", "cp -r"}, {"first sort", "rsync -a SRC"}, {"re-run", "rsync -a re-run"}}
+	pairs := [][2]string{{"first sort", "cp -r"}, {"first sort", "rsync -a SRC"}, {"re-run", "rsync -a re-run"},
+		{"first sort from a zip of it (round 1)", "first sort from the folder (round 1)"},
+		{"first sort from a zip of it (round 2)", "first sort from the folder (round 2)"}}
 	for _, p := range pairs {
 		a, okA := find(p[0])
 		b, okB := find(p[1])
