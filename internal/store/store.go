@@ -34,6 +34,8 @@ type Options struct {
 	// ReadOnly opens an existing store without writing to it (a dry run
 	// reading the library's state); a missing store is an error.
 	ReadOnly bool
+
+	base vfs.FS // the filesystem under pebble; nil: the OS's (tests count its syncs)
 }
 
 // Measured in doc.go: larger caches and memtables bought no speed for the
@@ -184,11 +186,17 @@ func open(dir string, opt Options) (s *Store, err error) {
 		DisableTableStats: true,
 		ReadOnly:          opt.ReadOnly,
 	}
+	base := opt.base
+	if base == nil {
+		base = vfs.Default
+	}
+	popts.FS = base
 	if opt.ReadOnly {
-		popts.FS = unlockedFS{vfs.Default}
+		popts.FS = unlockedFS{base}
 	}
 	if opt.Scratch {
 		tuneScratch(popts)
+		popts.FS = noSyncFS{base}
 	}
 	// Pebble reports other fatal conditions through Logger.Fatalf; ours
 	// panics with a fatalError instead of exiting, and here it becomes an error.
