@@ -34,6 +34,9 @@ func (r *Run) findDuplicates(ctx context.Context) error {
 		// recognised whole): the library need not even be listed.
 		return err
 	}
+	if err := r.openIndex(); err != nil {
+		return err
+	}
 	if err := r.useLibraryIndex(ctx); err != nil {
 		return err
 	}

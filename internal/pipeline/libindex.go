@@ -420,8 +420,11 @@ func (r *Run) twinsOf(size int64, sum []byte, w opWriter) error {
 // library to the index, before it lands (see above). Links (symlink mode)
 // are not library files of their own.
 func (r *Run) noteLanding(p planned, dst string, companion bool) error {
-	if r.index == nil || r.cfg.Mode == transfer.Symlink {
+	if r.cfg.Mode == transfer.Symlink {
 		return nil
+	}
+	if err := r.openIndex(); err != nil {
+		return err
 	}
 	rel, err := filepath.Rel(r.dest, dst)
 	if err != nil || !filepath.IsLocal(rel) {

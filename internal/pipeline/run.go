@@ -101,7 +101,7 @@ type Run struct {
 	archives *archive.Set // the sources that are archives; nil when none
 	st       *store.Store
 	stDir    string
-	hashes   *store.Store // persistent content index of the library (a dry run's private copy of it)
+	hashes   *store.Store // persistent content index of the library (a dry run's private copy of it); nil until openIndex
 	hashCopy string       // the temp folder holding a dry run's copy of the index
 	index    *hashIndex   // the sums in hashes, written in batches
 	unlock   func() error
@@ -396,10 +396,22 @@ func (r *Run) openStores() error {
 		}
 	}
 	r.openImports()
-	// Opened with dedup off too: the library index must learn of every
-	// file shoebox puts in the library (libindex.go).
+	return nil
+}
+
+// openIndex opens the library index the first time the run needs it:
+// to compare new files with the library (dedup), or to file one the plan
+// puts in the library (with dedup off too: the index must learn of every
+// file shoebox puts there, libindex.go). A run with nothing to do (every
+// source recalled from the import history) never opens it, and so never
+// writes to it (opening a store writes its manifest and log anew).
+func (r *Run) openIndex() error {
+	if r.index != nil {
+		return nil
+	}
 	warn := func(msg string) { r.emit(Event{Type: "warning", Stage: "plan", Reason: msg}) }
 	var h *store.Store
+	var err error
 	if r.cfg.DryRun {
 		h, err = r.copyLibraryIndex(StateDir(r.dest), warn)
 	} else {
