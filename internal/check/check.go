@@ -105,6 +105,9 @@ type Options struct {
 	// Repaired receives each repair made or declined (serialized with
 	// Problem).
 	Repaired func(Repair)
+	// FS is what repairs write through (nil means fsx.OS): a test's
+	// fsx.Faults kills a repair at a crash point.
+	FS fsx.FS
 }
 
 // Progress is how far a check is.

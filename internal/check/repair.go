@@ -206,7 +206,7 @@ func (c *checker) repairRunner() (*repairer, error) {
 	c.fixMu.Lock()
 	defer c.fixMu.Unlock()
 	if c.fix == nil {
-		fix, err := openRepairer(c.lib, c.bak, c.opt.Args)
+		fix, err := openRepairer(c.opt.FS, c.lib, c.bak, c.opt.Args)
 		if err != nil {
 			return nil, err
 		}
@@ -254,7 +254,7 @@ type repairer struct {
 	failed   atomic.Int64       // repairs tried that failed (hash workers repair at once)
 }
 
-func openRepairer(lib, bak string, args []string) (*repairer, error) {
+func openRepairer(fsys fsx.FS, lib, bak string, args []string) (*repairer, error) {
 	now := time.Now()
 	r := &repairer{lib: lib, bak: bak, runID: journal.NewRunID(now)}
 	r.aside = DisplacedDir(lib, r.runID)
@@ -265,11 +265,11 @@ func openRepairer(lib, bak string, args []string) (*repairer, error) {
 	r.w = w
 	// Verify compares each copy with its source before it lands; Hash
 	// gives the landed bytes' sum, compared with the record once more.
-	r.libX = transfer.New(transfer.Options{Journal: w, Library: lib, Verify: true, Hash: true})
+	r.libX = transfer.New(transfer.Options{FS: fsys, Journal: w, Library: lib, Verify: true, Hash: true})
 	if bak != "" {
-		r.bakX = transfer.New(transfer.Options{Journal: w, Library: bak, Verify: true, Hash: true})
+		r.bakX = transfer.New(transfer.Options{FS: fsys, Journal: w, Library: bak, Verify: true, Hash: true})
 	}
-	r.asideX = transfer.New(transfer.Options{Journal: w, Library: r.aside})
+	r.asideX = transfer.New(transfer.Options{FS: fsys, Journal: w, Library: r.aside})
 	return r, nil
 }
 
