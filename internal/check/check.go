@@ -19,7 +19,9 @@
 // same way, and files the backup holds that no run put there are listed.
 //
 // Read-only: the stores are opened read-only (no lock, nothing written),
-// no state folder is created, files are opened for reading only. Memory is
+// no state folder is created, files are opened for reading only; with
+// Repair (check --repair, repair.go) it takes the library lock and heals
+// what a recorded hash proves can be healed, as a journaled run. Memory is
 // flat: the history is streamed in path order, one group of names that
 // share a folder and stem is held at a time, and the walks for strays look
 // each file up in the history instead of holding a list.
@@ -92,6 +94,20 @@ type Options struct {
 	Problem func(Problem)
 	// Progress, when set, receives the counts a few times a second.
 	Progress func(Progress)
+	// Repair heals what a recorded hash proves can be healed (repair.go):
+	// a missing or corrupt library file from a verified backup copy, a
+	// missing backup copy from a verified library file. It takes the
+	// library lock and journals every change as a run that undo reverses.
+	Repair bool
+	// Args is the command line the repair run's journal records (what
+	// shoebox log shows), such as ["check", "--repair", "LIB"].
+	Args []string
+	// Repaired receives each repair made or declined (serialized with
+	// Problem).
+	Repaired func(Repair)
+	// FS is what repairs write through (nil means fsx.OS): a test's
+	// fsx.Faults kills a repair at a crash point.
+	FS fsx.FS
 }
 
 // Progress is how far a check is.
@@ -108,12 +124,14 @@ type Counts struct {
 	Unreadable int64 `json:"unreadable"`
 	Strays     int64 `json:"strays"`
 	Separated  int64 `json:"separated,omitempty"`
+	// Repaired: of the problems above, those --repair healed.
+	Repaired int64 `json:"repaired,omitempty"`
 }
 
-// problems counts what is wrong. Strays are listed, not counted: a file
-// put in the library by hand is the user's, not damage.
+// problems counts what is wrong and was not repaired. Strays are listed,
+// not counted: a file put in the library by hand is the user's, not damage.
 func (c Counts) problems() int64 {
-	return c.Missing + c.Changed + c.Corrupt + c.Unreadable + c.Separated
+	return c.Missing + c.Changed + c.Corrupt + c.Unreadable + c.Separated - c.Repaired
 }
 
 // Stats is what a check did and found.
@@ -125,6 +143,9 @@ type Stats struct {
 	Library  Counts
 	Backup   *Counts // nil without a backup
 	Differs  int64   // library and backup copies differ, no record decides
+	// RepairRun is the id of the journaled run --repair made ("" when it
+	// changed nothing): shoebox undo RUN reverses it.
+	RepairRun string
 }
 
 // Problems is how many problems are left (found and not repaired).
@@ -140,14 +161,26 @@ func (s Stats) Problems() int64 {
 // compare it with.
 var ErrNoHistory = errors.New("no import history: shoebox check compares a library with what shoebox recorded when it sorted files into it")
 
-// Run checks the library.
+// Run checks the library (and, with Repair, heals it).
 func Run(ctx context.Context, opt Options) (Stats, error) {
+	if opt.Repair {
+		unlock, err := lockForRepair(ctx, opt.Library)
+		if err != nil {
+			return Stats{}, err
+		}
+		defer unlock()
+	}
 	c, err := newChecker(opt)
 	if err != nil {
 		return Stats{}, err
 	}
 	defer c.close()
-	return c.run(ctx)
+	st, err := c.run(ctx)
+	if rerr := c.closeRepairs(err); err == nil {
+		err = rerr
+	}
+	st.RepairRun = c.repairRun()
+	return st, err
 }
 
 type checker struct {
@@ -166,6 +199,9 @@ type checker struct {
 
 	jobs chan job
 	wg   sync.WaitGroup
+
+	fixMu sync.Mutex
+	fix   *repairer // the repair run, opened at its first repair
 }
 
 func newChecker(opt Options) (*checker, error) {
@@ -330,7 +366,7 @@ func (c *checker) recorded(ctx context.Context) error {
 		c.mu.Lock()
 		c.st.Files++
 		c.mu.Unlock()
-		present := c.checkEntry(e)
+		present := c.checkEntry(ctx, e)
 		g.add(e, present)
 		return nil
 	})
@@ -347,8 +383,9 @@ func (c *checker) recorded(ctx context.Context) error {
 }
 
 // checkEntry stats e's library copy (and backup copy) and queues the reads
-// --read-data asks for. It reports whether the library copy is there.
-func (c *checker) checkEntry(e importlog.Entry) (present bool) {
+// --read-data asks for, and those --repair needs to prove a copy right.
+// It reports whether the library copy is there.
+func (c *checker) checkEntry(ctx context.Context, e importlog.Entry) (present bool) {
 	defer c.files.Add(1)
 	if !inside(e.Path) {
 		// Damaged or crafted: never stat'ed or read outside the library.
@@ -360,8 +397,15 @@ func (c *checker) checkEntry(e importlog.Entry) (present bool) {
 	if c.bak != "" && !e.Link {
 		bakState = c.statCopy(e, c.bak, InBackup)
 	}
-	if c.reads(e) {
-		c.jobs <- job{e: e, sum: c.recordedSum(e), lib: libState, bak: bakState}
+	j := job{e: e, lib: libState, bak: bakState, read: c.reads(e)}
+	if j.read || c.opt.Repair {
+		j.sum = c.recordedSum(e)
+	}
+	switch {
+	case j.read || c.repairReads(j):
+		c.jobs <- j
+	case c.opt.Repair:
+		c.repair(ctx, j, unread, unread)
 	}
 	return libState != stateMissing
 }
@@ -445,7 +489,19 @@ type job struct {
 	e        importlog.Entry
 	sum      []byte // recorded hash, nil when none
 	lib, bak copyState
+	read     bool // --read-data reads both copies; else only what --repair needs
 }
+
+// verdict is what reading one copy found.
+type verdict uint8
+
+const (
+	unread   verdict = iota // not read
+	verified                // its hash is the recorded one
+	noRecord                // read, but there is no recorded hash to compare with
+	mismatch                // its hash is not the recorded one (reported corrupt)
+	failed                  // it could not be read (reported unreadable)
+)
 
 func (c *checker) hashWorker(ctx context.Context) {
 	defer c.wg.Done()
@@ -453,30 +509,35 @@ func (c *checker) hashWorker(ctx context.Context) {
 		if ctx.Err() != nil {
 			continue // drain
 		}
-		c.readCopies(j)
+		c.readCopies(ctx, j)
 	}
 }
 
 // readCopies hashes the copies of j that the stat found as recorded and
 // compares them with the recorded hash (or, with none recorded, with each
 // other).
-func (c *checker) readCopies(j job) {
+func (c *checker) readCopies(ctx context.Context, j job) {
 	var libSum, bakSum *digest.Sum
-	if j.lib == stateAsRecorded {
-		libSum = c.readCopy(j, c.lib, InLibrary)
+	var libV, bakV verdict
+	if j.lib == stateAsRecorded && (j.read || c.repairSource(j, InLibrary)) {
+		libSum, libV = c.readCopy(j, c.lib, InLibrary)
 	}
-	if j.bak == stateAsRecorded {
-		bakSum = c.readCopy(j, c.bak, InBackup)
+	if j.bak == stateAsRecorded && (j.read || c.repairSource(j, InBackup)) {
+		bakSum, bakV = c.readCopy(j, c.bak, InBackup)
 	}
 	if j.sum == nil && libSum != nil && bakSum != nil && *libSum != *bakSum {
 		c.report(Problem{Kind: Differs, Path: j.e.Path, Copy: InBackup,
 			Reason: "the library and backup copies hold different bytes with the same size, and no hash was recorded to say which is right"})
 	}
+	if c.opt.Repair {
+		c.repair(ctx, j, libV, bakV)
+	}
 }
 
 // readCopy hashes one copy; nil when it cannot be read or does not match
-// the recorded hash (reported), or when there is no record to match.
-func (c *checker) readCopy(j job, root, which string) *digest.Sum {
+// the recorded hash (reported), or when there is no record to match. The
+// verdict says which.
+func (c *checker) readCopy(j job, root, which string) (*digest.Sum, verdict) {
 	p := filepath.Join(root, filepath.FromSlash(j.e.Path))
 	sum, n, err := digest.File(fsx.OS, p)
 	c.bytes.Add(n)
@@ -490,13 +551,15 @@ func (c *checker) readCopy(j job, root, which string) *digest.Sum {
 	switch {
 	case err != nil:
 		c.report(Problem{Kind: Unreadable, Path: j.e.Path, Copy: which, Reason: fmt.Sprintf("read: %v", errors.Unwrap(err))})
-		return nil
+		return nil, failed
 	case j.sum != nil && string(sum[:]) != string(j.sum):
 		c.report(Problem{Kind: Corrupt, Path: j.e.Path, Copy: which,
 			Reason: fmt.Sprintf("content hash %s, recorded %x, while size and mtime are as recorded: damaged on disk (silent corruption) or rewritten with its mtime put back", sum.String()[:16], j.sum[:8])})
-		return nil
+		return nil, mismatch
+	case j.sum == nil:
+		return &sum, noRecord
 	}
-	return &sum
+	return &sum, verified
 }
 
 // strays walks root (the library or its backup) and lists every file

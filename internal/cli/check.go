@@ -24,7 +24,8 @@ corrupt (size and time as recorded but the bytes are not: found only by
 reading, with --read-data), unreadable, separated (a sidecar whose photo is
 no longer beside it, or one half of a RAW+JPEG or Live Photo pair whose
 other half is gone) and stray (a file no shoebox run put there: listed,
-never touched). Read-only: nothing is written, locked or created.
+never touched). Read-only: nothing is written, locked or created
+(unless --repair).
 
 By default only the files' sizes and times are read (fast). --read-data
 reads every file and compares its hash with the one recorded; a file with
@@ -37,15 +38,31 @@ With a backup (--backup, or the library's recorded backup folder), each
 file's backup copy is checked too, and files the backup holds that no run
 put there are listed.
 
+--repair heals what a recorded hash proves can be healed: a missing or
+corrupt library file is restored from its backup copy, and a missing
+backup copy is written again from the library file, each only when the
+copy it comes from hashes to the hash recorded when the file landed (it is
+read for that, with or without --read-data; corrupt files are found only
+by reading, so use --repair --read-data to heal them). Changed (edited)
+files, corrupt backup copies and files with no recorded hash are reported
+and left as they are. Each file lands as sort lands one (temp file,
+fsync, rename, verified); a corrupt library file is first moved to
+DEST/.shoebox/displaced/RUN/, never overwritten. The repairs are one run:
+shoebox log lists it and shoebox undo RUN reverses it (the damaged files
+go back). --repair takes the library lock, as sort does.
+
 Flags:
       --read-data             read every file and compare it with its recorded hash
       --read-data-subset S    read one slice: N/M (such as 3/12) or a percentage (5%)
       --backup DIR            check this backup folder too (default: the library's
                               backup, from DEST/.shoebox/config.toml)
+      --repair                restore missing or corrupt files from a copy that
+                              matches the recorded hash (journaled, undoable)
       --json                  one JSON object per problem and a summary on stdout
                               (see docs/json.md)
 
-Exit codes: 0 intact (strays alone do not count), 1 problems found (or the
+Exit codes: 0 intact (strays alone do not count; with --repair: every
+problem found was repaired), 1 problems found (or left unrepaired, or the
 check could not run), 2 bad command line, 130 interrupted.
 `
 
@@ -54,6 +71,7 @@ func cmdCheck(ctx context.Context, env Env, args []string) error {
 	readData := fs.Bool("read-data", false, "")
 	subset := fs.String("read-data-subset", "", "")
 	backup := fs.String("backup", "", "")
+	repair := fs.Bool("repair", false, "")
 	jsonOut := fs.Bool("json", false, "")
 	ops, err := parseFlags(fs, args)
 	if err != nil {
@@ -62,7 +80,8 @@ func cmdCheck(ctx context.Context, env Env, args []string) error {
 	if len(ops) != 1 {
 		return usagef("check needs one library folder: shoebox check [flags] DEST")
 	}
-	opt := check.Options{Library: ops[0], ReadData: *readData || *subset != ""}
+	opt := check.Options{Library: ops[0], ReadData: *readData || *subset != "", Repair: *repair,
+		Args: append([]string{"check"}, args...)}
 	if *subset != "" {
 		if opt.Subset, err = check.ParseSubset(*subset); err != nil {
 			return usagef("check: %v", err)
@@ -76,6 +95,7 @@ func cmdCheck(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	opt.Problem = out.problem
+	opt.Repaired = out.repair
 	if env.IsTerminal && !*jsonOut {
 		opt.Progress = out.progress
 	}
@@ -88,6 +108,53 @@ func cmdCheck(ctx context.Context, env Env, args []string) error {
 		return exitError{ExitFatal}
 	}
 	return nil
+}
+
+// checkRepair is a repair line of check --json (docs/json.md).
+type checkRepair struct {
+	Type      string `json:"type"`    // "repair"
+	Outcome   string `json:"outcome"` // repaired, not-repaired
+	Path      string `json:"path"`
+	PathBytes []byte `json:"path_bytes,omitempty"`
+	Copy      string `json:"copy"`           // the copy repaired: library or backup
+	From      string `json:"from,omitempty"` // the copy it was restored from
+	Kept      string `json:"kept,omitempty"` // where the damaged bytes it replaced are kept
+	Reason    string `json:"reason,omitempty"`
+}
+
+func (o *checkOutput) repair(r check.Repair) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.clearProgress()
+	if o.enc != nil {
+		outcome := "not-repaired"
+		if r.Repaired {
+			outcome = "repaired"
+		}
+		o.enc.Encode(checkRepair{Type: "repair", Outcome: outcome, Path: r.Path, PathBytes: rawBytes(r.Path), Copy: r.Copy, From: r.From, Kept: r.Kept, Reason: r.Reason})
+		return
+	}
+	fmt.Fprintln(o.env.Stdout, shown(repairText(r)))
+}
+
+// repairText is a repair's line for people.
+func repairText(r check.Repair) string {
+	where := ""
+	if r.Copy == check.InBackup {
+		where = " (backup copy)"
+	}
+	if !r.Repaired {
+		return fmt.Sprintf("%-10s %s%s: %s", "not repaired", r.Path, where, r.Reason)
+	}
+	from := "the backup copy"
+	if r.From == check.InLibrary {
+		from = "the library file"
+	}
+	line := fmt.Sprintf("%-10s %s%s from %s (hash verified)", "repaired", r.Path, where, from)
+	if r.Kept != "" {
+		line += "; the damaged file is kept at " + r.Kept + " (shoebox undo puts it back)"
+	}
+	return line
 }
 
 // checkBackup is the backup folder to check: --backup, else the one the
@@ -209,6 +276,9 @@ type checkSummary struct {
 	InLib    check.Counts  `json:"in_library"`
 	InBackup *check.Counts `json:"in_backup,omitempty"`
 	Differs  int64         `json:"differs,omitempty"`
+	Repair   bool          `json:"repair,omitempty"`
+	Repaired int64         `json:"repaired,omitempty"`
+	Run      string        `json:"repair_run,omitempty"` // the run shoebox undo reverses
 	Seconds  float64       `json:"seconds"`
 	Error    string        `json:"error,omitempty"`
 }
@@ -220,7 +290,8 @@ func (o *checkOutput) summary(lib string, opt check.Options, st check.Stats, err
 	if o.enc != nil {
 		s := checkSummary{Type: "summary", Library: lib, LibBytes: rawBytes(lib), Backup: opt.Backup, BakBytes: rawBytes(opt.Backup), ReadData: opt.ReadData, Subset: opt.Subset.String(),
 			Files: st.Files, Read: st.Read, Bytes: st.Bytes, NoRecord: st.NoRecord, Problems: st.Problems(),
-			InLib: st.Library, InBackup: st.Backup, Differs: st.Differs, Seconds: time.Since(o.start).Seconds()}
+			InLib: st.Library, InBackup: st.Backup, Differs: st.Differs, Repair: opt.Repair, Repaired: repairedCount(st), Run: st.RepairRun,
+			Seconds: time.Since(o.start).Seconds()}
 		if err != nil && !errors.Is(err, context.Canceled) {
 			s.Error = err.Error()
 		}
@@ -255,7 +326,21 @@ func summaryText(lib string, opt check.Options, st check.Stats) string {
 	if st.Differs > 0 {
 		fmt.Fprintf(&b, "; %d differ between library and backup", st.Differs)
 	}
+	if opt.Repair {
+		fmt.Fprintf(&b, "; %d repaired, %d problems left", repairedCount(st), st.Problems())
+		if st.RepairRun != "" {
+			fmt.Fprintf(&b, " (repair run %s: shoebox undo %s reverses it)", st.RepairRun, st.RepairRun)
+		}
+	}
 	return b.String()
+}
+
+func repairedCount(st check.Stats) int64 {
+	n := st.Library.Repaired
+	if st.Backup != nil {
+		n += st.Backup.Repaired
+	}
+	return n
 }
 
 func countsText(c check.Counts) string {
@@ -263,7 +348,7 @@ func countsText(c check.Counts) string {
 	for _, x := range []struct {
 		n    int64
 		what string
-	}{{c.Missing, "missing"}, {c.Changed, "changed"}, {c.Corrupt, "corrupt"}, {c.Unreadable, "unreadable"}, {c.Separated, "separated"}, {c.Strays, "strays"}} {
+	}{{c.Missing, "missing"}, {c.Changed, "changed"}, {c.Corrupt, "corrupt"}, {c.Unreadable, "unreadable"}, {c.Separated, "separated"}, {c.Strays, "strays"}, {c.Repaired, "repaired"}} {
 		if x.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", x.n, x.what))
 		}

@@ -176,6 +176,9 @@ func logCounts(r undo.Run) string {
 		add(f.Failed, "not reverted")
 	case "recover":
 		parts = append(parts, fmt.Sprintf("%d recorded", f.Transferred))
+	case "check":
+		parts = append(parts, fmt.Sprintf("%d repaired", f.Transferred))
+		add(f.Failed, "not repaired")
 	default:
 		parts = append(parts, fmt.Sprintf("%d transferred", f.Transferred))
 		add(f.Failed, "failed")
@@ -190,7 +193,7 @@ func logCounts(r undo.Run) string {
 type logRun struct {
 	Type      string   `json:"type"` // "run"
 	RunID     string   `json:"run_id,omitempty"`
-	Kind      string   `json:"kind,omitempty"` // sort, undo (Args[1] names the run it reverses), recover
+	Kind      string   `json:"kind,omitempty"` // sort, check (check --repair), undo (Args[1] names the run it reverses), recover
 	Started   string   `json:"started,omitempty"`
 	State     string   `json:"state"`           // see undo.Run
 	Ended     string   `json:"ended,omitempty"` // sort: complete, interrupted, stopped, killed

@@ -34,7 +34,15 @@ import (
 const (
 	KindUndo    = "undo"
 	KindRecover = "recover"
+	// KindCheck is the first word of a check --repair run's journal: a
+	// run like a sort's (undone the same way), that imports nothing.
+	KindCheck = "check"
 )
+
+// IsRepair reports whether s is the journal of a check --repair run.
+func IsRepair(s journal.Summary) bool {
+	return len(s.Header.Args) > 0 && s.Header.Args[0] == KindCheck
+}
 
 // JournalDir is where a library keeps its journals.
 func JournalDir(dest string) string { return filepath.Join(dest, ".shoebox", "journal") }

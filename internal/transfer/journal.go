@@ -9,7 +9,10 @@ import (
 // entry builds the journal record of this op in the given state.
 func (r *run) entry(state journal.State) journal.Entry {
 	var mtime int64
-	if !r.op.ModTime.IsZero() {
+	switch {
+	case !r.op.LandModTime.IsZero():
+		mtime = r.op.LandModTime.UnixNano()
+	case !r.op.ModTime.IsZero():
 		mtime = r.op.ModTime.UnixNano()
 	}
 	return journal.Entry{

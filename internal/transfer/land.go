@@ -72,7 +72,11 @@ func (r *run) fillTemp(tmp, src fsx.File, before version, reflink bool) error {
 	fsx.CrashPoint(r.e.fs, fsx.AfterTempWrite)
 	// The mtime is set before the fsync so that the fsync makes it durable
 	// along with the data; nothing writes to the file afterwards.
-	if err := r.e.fs.Chtimes(r.tmp, time.Time{}, before.info.ModTime()); err != nil {
+	mtime := before.info.ModTime()
+	if !r.op.LandModTime.IsZero() {
+		mtime = r.op.LandModTime
+	}
+	if err := r.e.fs.Chtimes(r.tmp, time.Time{}, mtime); err != nil {
 		return fmt.Errorf("set mtime: %w", err)
 	}
 	return nil

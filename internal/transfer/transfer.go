@@ -33,6 +33,13 @@ type Op struct {
 	Size    int64     // as scanned
 	ModTime time.Time // as scanned; zero skips the mtime check
 	Verify  bool      // compare the copy with its source before it lands, whatever the executor's option
+	// LandModTime, when set, is the mtime a copy (without Backup) lands
+	// with instead of its
+	// source's, and the one its journal records (so recovery and undo know
+	// the file): check --repair restores a library file with the mtime
+	// the import history recorded, whatever its backup copy's is (a FAT
+	// drive keeps it to two seconds).
+	LandModTime time.Time
 	// FollowLink says Src was scanned through a symbolic link (--follow-links)
 	// and may be one: the file it resolves to is the source. Copy-like modes
 	// copy its bytes; a move copies them too and leaves the link and its

@@ -19,7 +19,9 @@ import (
 // files undo had removed. A history that cannot be updated is a warning.
 func (u *undoer) forgetImports(sp *spill) {
 	state := filepath.Join(u.dest, ".shoebox")
-	if u.opt.DryRun || !importlog.Exists(state) {
+	// A repair run (check --repair) restored files the history records
+	// already, and must leave them recorded once they are undone.
+	if u.opt.DryRun || recovery.IsRepair(u.run) || !importlog.Exists(state) {
 		return
 	}
 	l, err := importlog.Open(state, func(msg string) { u.warn(msg) })
