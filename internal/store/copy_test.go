@@ -10,7 +10,14 @@ import (
 
 // A copy holds what the store held; writing to it changes nothing in the
 // original, not even a file's change time or link count.
+// Both ways: the file copy, and the key-by-key copy it falls back to.
 func TestCopyOfLeavesTheOriginalUntouched(t *testing.T) {
+	for name, copyOf := range map[string]func(src, dst string) (*Store, error){"files": CopyOf, "keys": copyByKey} {
+		t.Run(name, func(t *testing.T) { testCopyOf(t, copyOf) })
+	}
+}
+
+func testCopyOf(t *testing.T, copyOf func(src, dst string) (*Store, error)) {
 	src := filepath.Join(t.TempDir(), "index")
 	s, err := Open(src, Options{Disposable: true})
 	if err != nil {
@@ -31,7 +38,7 @@ func TestCopyOfLeavesTheOriginalUntouched(t *testing.T) {
 	before := snapshotFolder(t, src)
 	time.Sleep(20 * time.Millisecond) // a change time moved would show
 
-	c, err := CopyOf(src, filepath.Join(t.TempDir(), "copy"))
+	c, err := copyOf(src, filepath.Join(t.TempDir(), "copy"))
 	if err != nil {
 		t.Fatal(err)
 	}
