@@ -3,8 +3,17 @@
 # is pure Go (pebble then uses its pure-Go zstd, not DataDog's cgo one).
 #   .ci/cross.sh            all eight targets
 #   .ci/cross.sh windows/amd64 ...
+#   .ci/cross.sh --vet-only [targets]   vet and the cgo check only: for a
+#                           caller that has just built every target
+#                           (./test.sh runs .ci/release.sh first, which
+#                           compiles the same packages with -trimpath)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build=1
+if [ "${1:-}" = --vet-only ]; then
+	build=0
+	shift
+fi
 targets=${*:-linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64 freebsd/amd64 freebsd/arm64}
 # vet once per OS: no file of shoebox depends on the architecture (checked
 # here: a file named for an architecture, or a build constraint naming one,
@@ -15,7 +24,9 @@ archtags=$(git grep -lE '^//go:build .*(amd64|arm64|386|arm)' -- '*.go' || true)
 vetted=" "
 for t in $targets; do
 	echo "cross: $t"
-	GOOS=${t%/*} GOARCH=${t#*/} CGO_ENABLED=0 go build -trimpath ./... # -trimpath: the release build reuses these compiles
+	if [ "$build" = 1 ]; then
+		GOOS=${t%/*} GOARCH=${t#*/} CGO_ENABLED=0 go build -trimpath ./... # -trimpath: the release build reuses these compiles
+	fi
 	if [ -n "$archfiles$archtags" ] || [[ "$vetted" != *" ${t%/*} "* ]]; then
 		GOOS=${t%/*} GOARCH=${t#*/} CGO_ENABLED=0 go vet ./...
 		vetted="$vetted${t%/*} "
