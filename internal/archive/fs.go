@@ -281,19 +281,6 @@ func Split(path string) (archivePath, member string, ok bool) {
 	return "", "", false
 }
 
-// Siblings are the members in the same folder of the archive as m, m
-// included, in archive order.
-func (m *Member) Siblings() []*Member {
-	dir := pathDir(m.Name)
-	var out []*Member
-	for _, o := range m.a.order {
-		if pathDir(o.Name) == dir {
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
 // Archive is the archive m belongs to.
 func (m *Member) Owner() *Archive { return m.a }
 

@@ -1,7 +1,9 @@
 package archive
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -94,4 +96,63 @@ func partNumber(s string) bool {
 		}
 	}
 	return true
+}
+
+// SeriesParts are the archives in path's folder that are parts of the
+// series path is a part of, path included, by part number: what
+// `shoebox sort takeout-*.zip` would be given. Just path when it is no
+// part, or its folder cannot be listed.
+func SeriesParts(path string) []string {
+	series, _, ok := Part(path)
+	if !ok {
+		return []string{path}
+	}
+	ents, err := os.ReadDir(filepath.Dir(path))
+	if err != nil {
+		return []string{path}
+	}
+	byNumber := map[int]string{}
+	var numbers []int
+	for _, e := range ents {
+		other := filepath.Join(filepath.Dir(path), e.Name())
+		if s, n, ok := Part(other); ok && s == series && e.Type().IsRegular() && other != path {
+			if _, seen := byNumber[n]; !seen {
+				numbers = append(numbers, n)
+			}
+			byNumber[n] = other
+		}
+	}
+	_, own, _ := Part(path)
+	byNumber[own] = path // the archive asked about, whatever its siblings' formats
+	if !slices.Contains(numbers, own) {
+		numbers = append(numbers, own)
+	}
+	slices.Sort(numbers)
+	out := make([]string, 0, len(numbers))
+	for _, n := range numbers {
+		out = append(out, byNumber[n])
+	}
+	return out
+}
+
+// Beside are the members in the same folder as m: in m's archive, and in
+// the other parts of its series that s holds (a photo in part 1, its JSON
+// in part 2), m included, in the order of s's archives.
+func (s *Set) Beside(m *Member) []*Member {
+	series, isPart := Series(m.Archive)
+	var out []*Member
+	for _, a := range s.Archives() {
+		if a != m.a {
+			if other, ok := Series(a.Path); !isPart || !ok || other != series {
+				continue
+			}
+		}
+		dir := pathDir(m.Name)
+		for _, o := range a.order {
+			if pathDir(o.Name) == dir {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -48,5 +49,39 @@ func TestMissingParts(t *testing.T) {
 	}
 	if got := MissingParts([]string{"t-2019.zip", "t-2021.zip"}); len(got) != 0 {
 		t.Errorf("years taken for parts: %v", got)
+	}
+}
+
+// SeriesParts finds the parts of an archive's series in its folder, by
+// part number, and nothing else: not another series, not a folder named
+// like a part, not a file that is no archive.
+func TestSeriesParts(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{
+		"takeout-A-003.zip", "takeout-A-001.zip", "takeout-A-002.tgz",
+		"takeout-B-002.zip", "takeout-A-004.txt", "takeout-A.zip",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "takeout-A-005.zip"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got := SeriesParts(filepath.Join(dir, "takeout-A-003.zip"))
+	want := []string{"takeout-A-001.zip", "takeout-A-002.tgz", "takeout-A-003.zip"}
+	if len(got) != len(want) {
+		t.Fatalf("SeriesParts = %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != filepath.Join(dir, want[i]) {
+			t.Errorf("part %d = %q, want %q", i, got[i], want[i])
+		}
+	}
+	for _, alone := range []string{"takeout-A.zip", "takeout-B-002.zip"} {
+		p := filepath.Join(dir, alone)
+		if got := SeriesParts(p); len(got) != 1 || got[0] != p {
+			t.Errorf("SeriesParts(%s) = %q, want itself alone", alone, got)
+		}
 	}
 }

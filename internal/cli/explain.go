@@ -109,6 +109,9 @@ func explainOne(w io.Writer, path string, d pipeline.Decision) {
 	if in.Warning != "" {
 		fmt.Fprintf(w, "  warning: %s\n", shown(in.Warning))
 	}
+	for _, n := range d.Notes {
+		fmt.Fprintf(w, "  note: %s\n", shown(n))
+	}
 	for _, c := range in.Candidates {
 		mark := " "
 		if d.Chosen(c) {

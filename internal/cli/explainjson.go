@@ -22,6 +22,7 @@ type explainFile struct {
 	Model      string         `json:"model,omitempty"`
 	ContentID  string         `json:"content_id,omitempty"`
 	Warning    string         `json:"warning,omitempty"`
+	Notes      []string       `json:"notes,omitempty"` // what explain could not see that sort would (an archive series' missing part)
 	Candidates []explainCand  `json:"candidates"`
 	Verdict    explainVerdict `json:"verdict"`
 }
@@ -53,7 +54,7 @@ type explainVerdict struct {
 func explainJSON(enc *json.Encoder, path string, d pipeline.Decision) {
 	in := d.Info
 	f := explainFile{Type: "file", Path: path, PathBytes: rawBytes(path), Kind: in.Kind.String(), Format: in.Format,
-		Make: in.Make, Model: in.Model, ContentID: in.ContentID, Warning: in.Warning, Candidates: []explainCand{}}
+		Make: in.Make, Model: in.Model, ContentID: in.ContentID, Warning: in.Warning, Notes: d.Notes, Candidates: []explainCand{}}
 	for _, c := range in.Candidates {
 		f.Candidates = append(f.Candidates, explainCand{Tag: c.Tag, Raw: c.Raw, Date: wallString(c.Date), Offset: offsetString(c.Date),
 			Source: c.Source.String(), Note: d.Note(c), Chosen: d.Chosen(c)})

@@ -177,19 +177,30 @@ func (r *Run) warnMissingParts() {
 	for _, f := range r.archives.Failed() {
 		paths = append(paths, f.Archive)
 	}
+	for _, why := range missingParts(paths, "not among the sources", "; add the missing parts to the same command to sort them together") {
+		r.emit(Event{Type: "warning", Stage: "scan", Reason: why})
+	}
+}
+
+// missingParts words, a sentence per series, the parts of export series
+// missing from paths (archive.MissingParts), saying where they are not
+// and what to do.
+func missingParts(paths []string, where, advice string) []string {
 	missing := archive.MissingParts(paths)
 	series := make([]string, 0, len(missing))
 	for s := range missing {
 		series = append(series, s)
 	}
 	sort.Strings(series)
+	var out []string
 	for _, s := range series {
 		var nums []string
 		for _, n := range missing[s] {
 			nums = append(nums, strconv.Itoa(n))
 		}
-		r.emit(Event{Type: "warning", Stage: "scan", Reason: fmt.Sprintf(
-			"the export %s is given without part %s of its series (not among the sources): a photo whose JSON is in a missing part goes undated, and a JSON whose photo is there stays behind; add the missing parts to the same command to sort them together",
-			quote.Path(s+"-…"), strings.Join(nums, ", "))})
+		out = append(out, fmt.Sprintf(
+			"the export %s is given without part %s of its series (%s): a photo whose JSON is in a missing part goes undated, and a JSON whose photo is there stays behind%s",
+			quote.Path(s+"-…"), strings.Join(nums, ", "), where, advice))
 	}
+	return out
 }

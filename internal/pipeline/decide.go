@@ -38,7 +38,10 @@ type Decision struct {
 	// DateNote says why the file goes to the unknown folder although a
 	// modification time dates it (--no-mtime, or it looks like a copy's).
 	DateNote string
-	dated    scan.File // the file whose date Date is
+	// Notes say what explain could not see that sort would: a part of an
+	// archive series missing from the archive's folder, or unreadable.
+	Notes []string
+	dated scan.File // the file whose date Date is
 }
 
 // Decide reads path and the files of its folder that sort would group
@@ -64,7 +67,7 @@ type DecideOptions struct {
 func DecideWith(path string, opt meta.Options, o DecideOptions) (Decision, error) {
 	hidden, shifts := o.Hidden, o.Shift
 	path = filepath.Clean(path) // "./IMG_1.JPG" is the folder's IMG_1.JPG, not a second file
-	set, path, err := openMemberArchive(path)
+	set, path, notes, err := openMemberArchive(path)
 	if err != nil {
 		return Decision{}, err
 	}
@@ -73,7 +76,7 @@ func DecideWith(path string, opt meta.Options, o DecideOptions) (Decision, error
 	if err != nil {
 		return Decision{}, err
 	}
-	d := Decision{Info: self.Info}
+	d := Decision{Info: self.Info, Notes: notes}
 	switch {
 	case !isMedia(self.Info.Kind) && self.Info.Kind != meta.KindSidecar:
 		return d.ignored(notMedia(self.Info)), nil
@@ -188,34 +191,57 @@ func readFileInfo(rd *meta.Reader, path string, set *archive.Set) (fileInfo, err
 }
 
 // openMemberArchive opens the archive when path names a member of one
-// (ARCHIVE:MEMBER or ARCHIVE/MEMBER), and returns the member's path as
-// sort knows it; else a nil set and path as it was.
-func openMemberArchive(path string) (*archive.Set, string, error) {
+// (ARCHIVE:MEMBER or ARCHIVE/MEMBER), with the other parts of its series
+// (openSeries), and returns the member's path as sort knows it; else a
+// nil set and path as it was.
+func openMemberArchive(path string) (*archive.Set, string, []string, error) {
 	arch, member, ok := archive.Split(path)
 	if !ok {
-		return nil, path, nil
+		return nil, path, nil, nil
 	}
 	// As filepath.Join will spell it: on Windows, Clean writes "a.zip:m"
 	// as ".\a.zip:m" (so that no volume is read into it), which Join drops.
 	arch = filepath.Clean(arch)
-	set, err := archive.OpenSet([]string{arch})
-	if err != nil {
-		return nil, path, err
-	}
 	name, _, err := archive.CleanName(member)
 	if err != nil {
-		set.Close()
-		return nil, path, fmt.Errorf("member %s: %w", quote.Path(member), err)
+		return nil, path, nil, fmt.Errorf("member %s: %w", quote.Path(member), err)
 	}
-	return set, filepath.Join(arch, filepath.FromSlash(name)), nil
+	set, notes, err := openSeries(arch)
+	if err != nil {
+		return nil, path, nil, err
+	}
+	return set, filepath.Join(arch, filepath.FromSlash(name)), notes, nil
 }
+
+// openSeries opens arch and the other parts of its export series found in
+// its folder (archive.SeriesParts): sort, given them all, groups a photo
+// in one part with its JSON in another, and so does explain. The notes
+// say which parts explain could not see: missing from the folder, or
+// unreadable. arch itself must open.
+func openSeries(arch string) (*archive.Set, []string, error) {
+	parts := archive.SeriesParts(arch)
+	set := archive.OpenEach(parts)
+	var notes []string
+	for _, p := range set.Failed() {
+		if p.Archive == arch {
+			set.Close()
+			return nil, nil, p
+		}
+		notes = append(notes, sentenceOf(p)+": a JSON or photo in that part is not seen")
+	}
+	notes = append(notes, missingParts(parts, "not in the folder of "+quote.Path(filepath.Base(arch)), "")...)
+	return set, notes, nil
+}
+
+// sentenceOf is err's text without a trailing period.
+func sentenceOf(err error) string { return strings.TrimSuffix(err.Error(), ".") }
 
 // folderFiles are the regular files beside path: in its folder, or in its
 // archive's folder when it is a member.
 func folderFiles(path string, hidden bool, set *archive.Set) ([]string, error) {
 	var out []string
 	if m, inside := set.Lookup(path); inside && m != nil {
-		for _, o := range m.Siblings() {
+		for _, o := range set.Beside(m) {
 			if o != m && (hidden || !clutterMember(o.Name)) {
 				out = append(out, o.Path())
 			}
