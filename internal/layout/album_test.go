@@ -50,3 +50,27 @@ func TestAlbumToken(t *testing.T) {
 		}
 	}
 }
+
+// The title from the album's metadata.json wins over the folder's name,
+// made safe as every segment is; it never makes an album of a folder
+// that is none.
+func TestAlbumTitleToken(t *testing.T) {
+	tmpl, err := Parse("{album}/{name}{ext}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	when := time.Date(2019, 7, 4, 15, 30, 0, 0, time.UTC)
+	for _, c := range []struct{ dir, title, want string }{
+		{"/t/Takeout/Google Photos/Rome_ day 1_2", "Rome: day 1/2", "Rome_ day 1_2"},
+		{"/t/Takeout/Google Photos/Sommer", "Sommer 2019", "Sommer 2019"},
+		{"/t/Takeout/Google Photos/x", "..", "_"},
+		{"/t/Takeout/Google Photos/x", ".shoebox", "_.shoebox"},
+		{"/t/Takeout/Google Photos/Photos from 2019", "Trip", "unknown"},
+		{"/card/DCIM", "Trip", "unknown"},
+	} {
+		got, _ := tmpl.Expand(Fields{Time: when, Name: "IMG_1", Ext: ".JPG", Dir: c.dir, Root: "/t", Album: c.title})
+		if got != c.want {
+			t.Errorf("{album} in %q titled %q = %q, want %q", c.dir, c.title, got, c.want)
+		}
+	}
+}

@@ -133,9 +133,20 @@ func (pt part) textValue(f *Fields, tm time.Time) string {
 	case tokSource:
 		return orUnknown(folderName(f.Root))
 	case tokAlbum:
-		return orUnknown(TakeoutAlbum(f.Dir))
+		return orUnknown(albumName(f))
 	}
 	return ""
+}
+
+// albumName is the album {album} names: the title recorded in the album's
+// metadata.json when there is one (Takeout spells the folder's name only
+// approximately), else the album folder's name; "" outside an album.
+func albumName(f *Fields) string {
+	folder := TakeoutAlbum(f.Dir)
+	if folder != "" && f.Album != "" {
+		return f.Album
+	}
+	return folder
 }
 
 // folderUp names the n-th folder up from dir (1: dir itself), never

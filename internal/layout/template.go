@@ -21,6 +21,9 @@ type Fields struct {
 	// Dir is the folder the source file is in and Root the source root it
 	// was found under (as the scan gives them), for {folder} and {source}.
 	Dir, Root string
+	// Album is the title of the Takeout album Dir is, from the album's
+	// metadata.json, for {album}; "" uses the album folder's name.
+	Album string
 }
 
 // Template is a parsed destination layout like

@@ -92,7 +92,7 @@ func DecideWith(path string, opt meta.Options, o DecideOptions) (Decision, error
 	if loc == nil {
 		loc = time.Local
 	}
-	d = d.from(arrange(members, dating{loc: loc, tags: opt.DateTags}, shifts), self.File.Path)
+	d = d.from(arrange(members, dating{loc: loc, tags: opt.DateTags}, shifts), self)
 	if d.Role == RoleLeads || d.Role == RoleFollows {
 		d.DateNote, _ = modTimePolicy{o.NoModTime, o.TrustModTime}.verdict(d.dated, d.Date, time.Now())
 		if d.DateNote != "" {
@@ -139,8 +139,9 @@ func (d Decision) ignored(why string) Decision {
 	return d
 }
 
-// from finds path's place in the arranged group.
-func (d Decision) from(g groupPlan, path string) Decision {
+// from finds self's place in the arranged group.
+func (d Decision) from(g groupPlan, self fileInfo) Decision {
+	path := self.File.Path
 	switch {
 	case g.primary.File.Path == path:
 		d.Role, d.Date, d.dated = RoleLeads, g.primary.Info.Date, g.primary.File
@@ -157,7 +158,7 @@ func (d Decision) from(g groupPlan, path string) Decision {
 		d.Role, d.Date, d.Leader, d.dated = RoleFollows, g.primary.Info.Date, g.primary.File.Path, g.primary.File
 		return d
 	}
-	d.Role, d.Reason = RoleOrphan, "sidecar without its photo or video in the same folder: left in place"
+	d.Role, d.Reason = RoleOrphan, orphanReason(albumTitleOf(self.File, self.archives) != "")
 	return d
 }
 

@@ -29,6 +29,7 @@ func (r *Run) Meta(ctx context.Context) error {
 			rd := meta.NewReader(meta.Options{VideoTZ: r.cfg.VideoTZ, PhotoTZ: r.cfg.PhotoTZ, DateTags: r.cfg.DateTags})
 			for fi := range jobs {
 				fi.Info = r.readHeader(rd, fi.File)
+				fi.albumTitle = r.readAlbumTitle(fi.File)
 				done <- fi
 			}
 		}()
@@ -75,9 +76,15 @@ func (r *Run) writeInfos(done <-chan fileInfo) (int64, error) {
 	var e enc
 	var n int64
 	var err error
+	albumsFull := false
 	for fi := range done {
 		n++
 		r.progress("meta", n, r.sum.Scanned)
+		if !r.albums.note(fi) && !albumsFull {
+			albumsFull = true
+			r.emit(Event{Type: "warning", Stage: "meta", Reason: fmt.Sprintf(
+				"over %d Takeout albums have a title: the others are named by their folders in {album}", maxAlbums)})
+		}
 		if err != nil {
 			continue // drain so the workers can finish
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/meta"
 	"github.com/shoebox-photos/shoebox/internal/plan"
 	"github.com/shoebox-photos/shoebox/internal/quote"
+	"github.com/shoebox-photos/shoebox/internal/scan"
 	"github.com/shoebox-photos/shoebox/internal/store"
 	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
@@ -158,7 +159,7 @@ func (r *Run) planGroup(members []fileInfo, w opWriter) error {
 			continue
 		}
 		r.sum.Sidecars--
-		r.ignore(o, "sidecar without its photo or video in the same folder: left in place")
+		r.ignore(o, orphanReason(r.albums.holds(o.File)))
 	}
 	if g.primary.File.Path == "" {
 		return nil
@@ -413,7 +414,7 @@ func (r *Run) place(fi fileInfo) (planned, *layout.Escape) {
 func (r *Run) fields(p planned) layout.Fields {
 	stem, ext := splitName(filepath.Base(p.Src))
 	return layout.Fields{Time: p.Taken, Name: stem, Ext: ext, Make: p.Make, Model: p.Model, Kind: p.Kind,
-		Dir: filepath.Dir(p.Src), Root: p.Root}
+		Dir: filepath.Dir(p.Src), Root: p.Root, Album: r.albums.of(p.Src, scan.File{Dev: p.Dev, Root: p.Root})}
 }
 
 // warnEscaped says that a file's destination would have named something

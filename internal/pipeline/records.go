@@ -65,6 +65,9 @@ type fileInfo struct {
 	// archives is the run's archive set, when the file may be one's
 	// member; not stored, set by whoever reads the file's content.
 	archives *archive.Set
+	// albumTitle is, for a Takeout album's metadata.json, the album's
+	// title (albums.go); not stored: the meta stage hands it to the run.
+	albumTitle string
 }
 
 func putInfo(e *enc, fi fileInfo) {

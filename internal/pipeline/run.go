@@ -99,6 +99,7 @@ type Run struct {
 	dest     string // absolute
 	sources  []string
 	archives *archive.Set // the sources that are archives; nil when none
+	albums   albumTitles  // Takeout album titles, by folder (albums.go)
 	st       *store.Store
 	stDir    string
 	hashes   *store.Store // persistent content index of the library (a dry run's private copy of it); nil until openIndex
