@@ -19,7 +19,8 @@ its import recorded; sidecars, RAW+JPEG pairs and Live Photo halves move
 with their photo under its new name, grouped as sort groups them; a name
 two files want is resolved as sort resolves it (the second gets a number).
 Files the import history does not know, undated files and sidecars with no
-photo stay where they are, and are listed.
+photo stay where they are, and are listed. Folders the moves left empty
+are removed (one that still holds anything stays).
 
 The moves are one run: shoebox log lists it and shoebox undo RUN moves the
 files back and records the old template again. A relayout killed halfway
@@ -81,6 +82,9 @@ func cmdRelayout(ctx context.Context, env Env, args []string) error {
 		verb = "would move"
 	}
 	fmt.Fprintf(env.Stdout, "%s: %d files, %d %s, %d in place, %d left where they are", shown(ops[0]), st.Files, st.Moved, verb, st.InPlace, st.Left)
+	if st.DirsRemoved > 0 {
+		fmt.Fprintf(env.Stdout, ", %d emptied folders removed", st.DirsRemoved)
+	}
 	if st.Run != "" {
 		fmt.Fprintf(env.Stdout, " (run %s: shoebox undo %s reverses it)", st.Run, st.Run)
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/config"
@@ -82,6 +84,9 @@ func apply(ctx context.Context, lib string, hist *importlog.Log, p *planned, opt
 	if err == nil && stop == nil && st.Failed == 0 {
 		err = recordTemplate(lib, opt.To.String())
 	}
+	if stop == nil {
+		st.DirsRemoved = removeEmptied(lib, p.moves)
+	}
 	end := journal.EndComplete
 	switch {
 	case stop != nil:
@@ -132,4 +137,28 @@ func recordTemplate(lib, template string) error {
 	}
 	s.Template = &template
 	return config.SaveLibrary(lib, s)
+}
+
+// removeEmptied removes the folders the moves emptied: those a moved file
+// was in, and their parents up to the library, deepest first, each only
+// when it holds nothing now (a folder with anything in it, a file the
+// user put there or one relayout left, stays; rmdir removes only an empty
+// folder, so nothing can be lost). It returns how many it removed.
+func removeEmptied(lib string, moves []move) int {
+	seen := map[string]bool{}
+	var dirs []string
+	for _, m := range moves {
+		for d := filepath.Dir(m.f.full); d != lib && len(d) > len(lib) && !seen[d]; d = filepath.Dir(d) {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	sort.Slice(dirs, func(i, j int) bool { return len(dirs[i]) > len(dirs[j]) })
+	n := 0
+	for _, d := range dirs {
+		if os.Remove(d) == nil {
+			n++
+		}
+	}
+	return n
 }

@@ -68,13 +68,14 @@ type Left struct {
 
 // Stats count what Run did (or, in a dry run, would do).
 type Stats struct {
-	Files   int // library files the import history records and that are there
-	Moved   int
-	InPlace int // already where the new template puts them
-	Left    int // not moved: undated, a sidecar with no photo, ...
-	Failed  int
-	Resumed int    // history entries moved after the files a killed relayout had moved
-	Run     string // the journal's run id ("" in a dry run, or when nothing moved)
+	Files       int // library files the import history records and that are there
+	Moved       int
+	InPlace     int // already where the new template puts them
+	Left        int // not moved: undated, a sidecar with no photo, ...
+	Failed      int
+	DirsRemoved int    // folders the moves left empty, removed
+	Resumed     int    // history entries moved after the files a killed relayout had moved
+	Run         string // the journal's run id ("" in a dry run, or when nothing moved)
 }
 
 var (

@@ -155,9 +155,22 @@ var wantByMonth = []string{"2024/05/IMG_1.JPG", "2024/05/IMG_1.xmp", "2024/05/IM
 func TestRelayoutMovesEveryFileWithItsGroup(t *testing.T) {
 	lib := library(t)
 	before := tree(t, lib)
+	mine := filepath.Join(lib, "2024", "2024-05-03", "notes.txt") // a stray: stays, and keeps its folder
+	write(t, mine, []byte("mine"))
 	st, err := relayout.Run(context.Background(), options(t, lib, byDay, byMonth))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if err := os.Remove(mine); err != nil {
+		t.Fatalf("the stray did not stay: %v", err)
+	}
+	for _, d := range []string{"2024-05-01", "2024-05-02", "2024-05-04"} {
+		if _, err := os.Stat(filepath.Join(lib, "2024", d)); err == nil {
+			t.Errorf("the emptied folder %s was left", d)
+		}
+	}
+	if st.DirsRemoved != 3 {
+		t.Errorf("%d emptied folders removed, want 3", st.DirsRemoved)
 	}
 	after := tree(t, lib)
 	if got := names(after); strings.Join(got, " ") != strings.Join(wantByMonth, " ") {
