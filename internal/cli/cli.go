@@ -105,6 +105,8 @@ func runCommand(ctx context.Context, env Env, args []string) error {
 		return cmdIndex(ctx, env, args[1:])
 	case "check":
 		return cmdCheck(ctx, env, args[1:])
+	case "relayout":
+		return cmdRelayout(ctx, env, args[1:])
 	case "completion":
 		return cmdCompletion(env, args[1:])
 	case "version", "--version", "-version", "-V":
@@ -120,7 +122,7 @@ func runCommand(ctx context.Context, env Env, args []string) error {
 }
 
 // commands are the names dispatch knows, for "did you mean".
-var commands = []string{"sort", "explain", "log", "undo", "index", "check", "completion", "version", "help"}
+var commands = []string{"sort", "explain", "log", "undo", "index", "check", "relayout", "completion", "version", "help"}
 
 func suggestCommand(typed string) string {
 	best, dist := spell.Closest(strings.ToLower(typed), commands)

@@ -15,7 +15,7 @@ import (
 // command accepts is there), so a new flag completes without a second list
 // to keep in step.
 
-var commandNames = []string{"sort", "explain", "log", "undo", "index", "check", "completion", "version", "help"}
+var commandNames = []string{"sort", "explain", "log", "undo", "index", "check", "relayout", "completion", "version", "help"}
 
 var flagPattern = regexp.MustCompile(`(?:^|[\s,\x60\[(])(--?[a-z][a-z-]*)`)
 

@@ -12,6 +12,7 @@ Usage:
                                      reverse the last run into DEST (default: .), or the run named
   shoebox index DEST                 build or refresh the duplicate index of a library
   shoebox check [--read-data] DEST   compare a library with what shoebox recorded of it
+  shoebox relayout -t TEMPLATE DEST  move a library's files to a new layout (undoable)
   shoebox completion SHELL          print a completion script (bash, zsh, fish, powershell)
   shoebox version                    print the version
   shoebox help [COMMAND]             show help for a command
@@ -210,6 +211,7 @@ var helps = map[string]string{
 	"undo":       undoHelp,
 	"index":      "Usage: shoebox index [--workers N] DEST\n\nHashes every file in a library (reusing hashes of unchanged files) so later\nruns detect duplicates against it without re-reading it, and rebuilds the\nlibrary index from the same walk: files added to the library by hand are\nthen known to later imports.\n\nFlags:\n      --workers N   files hashed at once, 1 to 256 (default 4)\n",
 	"check":      checkHelp,
+	"relayout":   relayoutHelp,
 	"completion": "Usage: shoebox completion bash|zsh|fish|powershell\n\nPrints a completion script that completes commands, each command's flags,\nmodes and template tokens. For bash: source <(shoebox completion bash);\nfor PowerShell: shoebox completion powershell | Out-String | Invoke-Expression\n",
 }
 
@@ -229,7 +231,7 @@ func cmdHelp(env Env, args []string) error {
 	}
 	h, ok := helps[args[0]]
 	if !ok {
-		return usagef("no help for %q%s (commands: sort, explain, log, undo, index, check, completion)", args[0], suggestCommand(args[0]))
+		return usagef("no help for %q%s (commands: sort, explain, log, undo, index, check, relayout, completion)", args[0], suggestCommand(args[0]))
 	}
 	fmt.Fprint(env.Stdout, h)
 	return nil

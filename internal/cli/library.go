@@ -179,6 +179,10 @@ func logCounts(r undo.Run) string {
 	case "check":
 		parts = append(parts, fmt.Sprintf("%d repaired", f.Transferred))
 		add(f.Failed, "not repaired")
+	case "relayout":
+		parts = append(parts, fmt.Sprintf("%d moved", f.Transferred))
+		add(f.Failed, "not moved")
+		add(f.NotAttempted, "not attempted")
 	default:
 		parts = append(parts, fmt.Sprintf("%d transferred", f.Transferred))
 		add(f.Failed, "failed")
@@ -193,7 +197,7 @@ func logCounts(r undo.Run) string {
 type logRun struct {
 	Type      string   `json:"type"` // "run"
 	RunID     string   `json:"run_id,omitempty"`
-	Kind      string   `json:"kind,omitempty"` // sort, check (check --repair), undo (Args[1] names the run it reverses), recover
+	Kind      string   `json:"kind,omitempty"` // sort, check (check --repair), relayout, undo (Args[1] names the run it reverses), recover
 	Started   string   `json:"started,omitempty"`
 	State     string   `json:"state"`           // see undo.Run
 	Ended     string   `json:"ended,omitempty"` // sort: complete, interrupted, stopped, killed

@@ -618,3 +618,76 @@ func OpenForReading(stateDir string) (*Log, error) {
 	}
 	return &Log{st: st, dir: dir}, nil
 }
+
+// Relocate records that the files shoebox imported to library paths
+// (relative, slash separated) now live elsewhere in the library (shoebox
+// relayout, and its undo): each pair is (old path, new path). An entry
+// keeps everything else it knew (its source, hash, date). A path the
+// history no longer names (moved already, by a run killed after it
+// recorded its moves) is skipped, so calling it again changes nothing.
+// It returns how many entries it moved, durably.
+func (l *Log) Relocate(pairs func(yield func(from, to string) bool)) (int, error) {
+	w := l.st.Writer(recordBatch)
+	n := 0
+	var err error
+	for from, to := range pairs {
+		if err = l.relocatePath(from, to, w, &n); err != nil {
+			break
+		}
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return n, fmt.Errorf("relocate entries in the import history %s: %w", quote.Path(l.dir), err)
+	}
+	return n, nil
+}
+
+func (l *Log) relocatePath(from, to string, w *store.Writer, n *int) error {
+	prefix := pathPrefix(from)
+	var ids [][]byte
+	if err := l.st.Scan(prefix, func(k, _ []byte) error {
+		if tail := k[len(prefix):]; len(tail) == 16 {
+			ids = append(ids, append([]byte(nil), tail...))
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		dev, ino := store.Uint64(id[:8]), store.Uint64(id[8:])
+		v, ok, err := l.st.Get(identityKey(dev, ino))
+		if err != nil {
+			return err
+		}
+		e, derr := decode(v)
+		if !ok || derr != nil || e.Path != from {
+			continue // replaced by a later import of that source elsewhere
+		}
+		e.Path = to
+		if err := w.Put(identityKey(dev, ino), encode(e)); err != nil {
+			return err
+		}
+		if err := w.Delete(pathKey(from, dev, ino)); err != nil {
+			return err
+		}
+		if err := w.Put(pathKey(to, dev, ino), nil); err != nil {
+			return err
+		}
+		*n++
+	}
+	return nil
+}
+
+// OpenForUpdate opens the history of stateDir to change what it records
+// (shoebox relayout): unlike Open, a history that cannot be opened is an
+// error, never started anew, since the files it knows would be forgotten.
+func OpenForUpdate(stateDir string) (*Log, error) {
+	dir := Dir(stateDir)
+	st, err := store.Open(dir, store.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("open import history %s: %w", quote.Path(dir), err)
+	}
+	return &Log{st: st, dir: dir}, nil
+}

@@ -314,3 +314,9 @@ func suffixAfterStem(path string) string {
 	base := filepath.Base(path)
 	return base[len(groupStem(base)):]
 }
+
+// SuffixAfterStem is what follows a file's group stem in its name
+// (".xmp" of IMG_1.xmp, ".JPG.xmp" of IMG_1.JPG.xmp, ".MOV" of IMG_1.MOV):
+// the part a companion keeps when it follows its leader to a new name
+// (shoebox relayout groups library files as sort groups sources).
+func SuffixAfterStem(path string) string { return suffixAfterStem(path) }

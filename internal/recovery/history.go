@@ -37,7 +37,15 @@ const (
 	// KindCheck is the first word of a check --repair run's journal: a
 	// run like a sort's (undone the same way), that imports nothing.
 	KindCheck = "check"
+	// KindRelayout is the first word of a shoebox relayout run's journal:
+	// moves within the library, undone the same way as a sort's.
+	KindRelayout = "relayout"
 )
+
+// IsRelayout reports whether s is the journal of a relayout run.
+func IsRelayout(s journal.Summary) bool {
+	return len(s.Header.Args) > 0 && s.Header.Args[0] == KindRelayout
+}
 
 // IsRepair reports whether s is the journal of a check --repair run.
 func IsRepair(s journal.Summary) bool {

@@ -24,6 +24,10 @@ func (u *undoer) forgetImports(sp *spill) {
 	if u.opt.DryRun || recovery.IsRepair(u.run) || !importlog.Exists(state) {
 		return
 	}
+	if recovery.IsRelayout(u.run) {
+		u.moveImportsBack(state, sp)
+		return
+	}
 	l, err := importlog.Open(state, func(msg string) { u.warn(msg) })
 	if err != nil {
 		u.warn(fmt.Sprintf("could not update the import history (%v): a sort may call this run's files imported before; use --reimport", err))
@@ -58,4 +62,40 @@ func (u *undoer) forgetImports(sp *spill) {
 // warn reports a problem that does not stop the undo.
 func (u *undoer) warn(msg string) {
 	u.report(Event{Outcome: "warning", Reason: msg}, "warning: %s", msg)
+}
+
+// moveImportsBack has the history of a relayout being undone name its
+// files' old places again, before they are moved back: a kill in between
+// leaves entries naming places the files are not at yet, which the undo
+// run again (it resumes the same run) moves them to.
+func (u *undoer) moveImportsBack(state string, sp *spill) {
+	l, err := importlog.OpenForUpdate(state)
+	if err != nil {
+		u.warn(fmt.Sprintf("could not update the import history (%v): shoebox check may list the moved-back files as strays", err))
+		return
+	}
+	defer l.Close()
+	var walkErr error
+	_, err = l.Relocate(func(yield func(string, string) bool) {
+		walkErr = sp.each(func(e journal.Entry) error {
+			if e.Action != journal.Move {
+				return nil
+			}
+			from, err1 := filepath.Rel(u.dest, e.Dst)
+			to, err2 := filepath.Rel(u.dest, e.Src)
+			if err1 != nil || err2 != nil || !filepath.IsLocal(from) || !filepath.IsLocal(to) {
+				return nil
+			}
+			if !yield(filepath.ToSlash(from), filepath.ToSlash(to)) {
+				return errors.New("stop")
+			}
+			return nil
+		})
+	})
+	if err == nil && walkErr != nil && walkErr.Error() != "stop" {
+		err = walkErr
+	}
+	if err != nil {
+		u.warn(fmt.Sprintf("could not update the import history (%v): shoebox check may list the moved-back files as strays", err))
+	}
 }

@@ -9,7 +9,7 @@ import (
 // shoebox log shows, so that log and undo never disagree.
 type Run struct {
 	journal.Summary
-	Kind string // sort, check (a check --repair run), undo, recover; "" for a journal that cannot be read
+	Kind string // sort, check (a check --repair run), relayout, undo, recover; "" for a journal that cannot be read
 	// State is one of: running, complete, interrupted (Ctrl-C, or
 	// killed: its journal was never closed), stopped (an error stopped it),
 	// undone, partially undone (an undo of it stopped before its end),
@@ -75,6 +75,9 @@ func Runs(sums []journal.Summary, running bool) []Run {
 			r.Kind = "sort"
 			if recovery.IsRepair(s) {
 				r.Kind = recovery.KindCheck
+			}
+			if recovery.IsRelayout(s) {
+				r.Kind = recovery.KindRelayout
 			}
 			id := s.Header.RunID
 			r.Ended, r.Files = ended(s), h.files(s)

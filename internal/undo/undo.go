@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/shoebox-photos/shoebox/internal/config"
 	"github.com/shoebox-photos/shoebox/internal/fsx"
 	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/quote"
@@ -253,6 +254,9 @@ func (u *undoer) finish() error {
 		return errors.Join(err, u.abandon())
 	}
 	err := u.exec.Flush()
+	if recovery.IsRelayout(u.run) && !u.opt.DryRun {
+		err = errors.Join(err, u.restoreTemplate())
+	}
 	if u.w != nil {
 		err = errors.Join(err, u.w.Close())
 	}
@@ -351,4 +355,25 @@ func (u *undoer) report(ev Event, format string, args ...any) {
 	if u.opt.Report != nil {
 		u.opt.Report(ev)
 	}
+}
+
+// restoreTemplate records again the template a relayout being undone
+// replaced (its journal's --from), once every file is back in its old
+// place: sorts after the undo then file into the old layout again.
+func (u *undoer) restoreTemplate() error {
+	args := u.run.Header.Args
+	for i := 1; i+1 < len(args); i++ {
+		if args[i] != "--from" {
+			continue
+		}
+		path := config.LibraryPath(u.dest)
+		s, _, err := config.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		from := args[i+1]
+		s.Template = &from
+		return config.SaveLibrary(u.dest, s)
+	}
+	return nil
 }
