@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -59,24 +60,94 @@ func seriesDir(f scan.File, dir string) string {
 	return dir
 }
 
-// sidecarSuffixes are endings that follow a media file's full name.
-var sidecarSuffixes = []string{".supplemental-metadata.json", ".json", ".xmp", ".aae", ".thm"}
+// sidecarSuffixes are endings that follow a media file's full name;
+// Takeout's JSON (.json) is split by splitTakeoutJSON.
+var sidecarSuffixes = []string{".xmp", ".aae", ".thm"}
 
 // groupStem is the part of a name a file's companions share: "IMG_1" for
-// IMG_1.CR2, IMG_1.xmp, IMG_1.CR2.xmp and IMG_1.jpg.supplemental-metadata.json.
+// IMG_1.CR2, IMG_1.xmp, IMG_1.CR2.xmp, IMG_1.jpg.supplemental-metadata.json
+// and Takeout's edited copy IMG_1-edited.jpg.
 func groupStem(base string) string {
+	stem, _ := splitCompanion(base)
+	return stem
+}
+
+// splitCompanion splits a name into the stem its group shares and the
+// suffix it keeps when it follows its leader to the leader's name:
+// IMG_1.CR2.xmp is IMG_1 and .CR2.xmp. The two make up the name, except
+// for Takeout's numbered JSON (image.jpg(1).json, the JSON of image(1).jpg),
+// whose stem is image(1) and which follows as .jpg.json, the name every
+// tool reads as image(1).jpg's.
+func splitCompanion(base string) (stem, suffix string) {
 	lower := strings.ToLower(base)
+	if strings.HasSuffix(lower, ".json") && len(base) > len(".json") {
+		return splitTakeoutJSON(base)
+	}
 	for _, suf := range sidecarSuffixes {
 		if strings.HasSuffix(lower, suf) && len(base) > len(suf) {
 			inner := base[:len(base)-len(suf)]
 			if ext := filepath.Ext(inner); ext != "" && ext != inner && (isMediaExt(ext) || clippedMediaExt(ext)) {
-				return inner[:len(inner)-len(ext)]
+				inner = inner[:len(inner)-len(ext)]
 			}
-			return inner
+			return inner, base[len(inner):]
 		}
 	}
-	stem, _ := splitName(base)
-	return stem
+	stem, _ = splitName(base)
+	// Takeout's edited copy has no JSON of its own: it goes in its
+	// original's group, where it borrows its date (dateEditedCopies).
+	if orig, ok := cutSuffixFold(stem, takeoutEdited); ok && orig != "" {
+		stem = orig
+	}
+	return stem, base[len(stem):]
+}
+
+// takeoutEdited ends the name of the copy Google Photos' editor saved.
+const takeoutEdited = "-edited"
+
+// takeoutCounter is the counter Takeout moves behind a JSON's clipped
+// name: image(1).jpg's JSON is image.jpg(1).json.
+var takeoutCounter = regexp.MustCompile(`\(\d{1,4}\)$`)
+
+// splitTakeoutJSON splits a Takeout JSON's name,
+// NAME.EXT[.supplemental-metadata][(N)].json, where Takeout clips
+// NAME.EXT.supplemental-metadata to 46 bytes (cutting the suffix, or even
+// the extension, short: PXL_20230704_153000123.jpg.supplemental-metad.json)
+// and moves a duplicate's counter (N) behind it.
+func splitTakeoutJSON(base string) (stem, suffix string) {
+	inner := base[:len(base)-len(".json")]
+	counter := ""
+	if loc := takeoutCounter.FindStringIndex(inner); loc != nil && loc[0] > 0 {
+		inner, counter = inner[:loc[0]], inner[loc[0]:]
+	}
+	supplemental := ""
+	if i := strings.LastIndexByte(inner, '.'); i > 0 && supplementalClip(inner[i+1:], inner[:i]) {
+		inner, supplemental = inner[:i], inner[i:]
+	}
+	ext := filepath.Ext(inner)
+	if ext == "" || ext == inner || !(isMediaExt(ext) || clippedMediaExt(ext)) {
+		ext = "" // notes.json, metadata.json: no photo's name inside
+	}
+	stem = inner[:len(inner)-len(ext)]
+	if counter == "" {
+		return stem, base[len(stem):]
+	}
+	if ext == "" {
+		return stem + counter, ".json"
+	}
+	return stem + counter, ext + supplemental + ".json"
+}
+
+// supplementalClip reports whether tail is Takeout's
+// "supplemental-metadata" (after head's dot), whole, or clipped after a
+// photo's name (head ends with a media extension).
+func supplementalClip(tail, head string) bool {
+	const whole = "supplemental-metadata"
+	t := strings.ToLower(tail)
+	if t == whole {
+		return true
+	}
+	ext := filepath.Ext(head)
+	return t != "" && strings.HasPrefix(whole, t) && ext != "" && ext != head && isMediaExt(ext)
 }
 
 func isMediaExt(ext string) bool {
@@ -192,7 +263,18 @@ func primaryRank(f fileInfo) string {
 			kind = "0"
 		}
 	}
-	return dated + kind + filepath.Base(f.File.Path)
+	edited := "0" // an edited copy never leads its original
+	if isEditedCopy(f.File.Path) {
+		edited = "1"
+	}
+	return dated + kind + edited + filepath.Base(f.File.Path)
+}
+
+// isEditedCopy reports a Takeout edited copy's name: IMG_1-edited.jpg.
+func isEditedCopy(path string) bool {
+	stem, _ := splitName(filepath.Base(path))
+	orig, ok := cutSuffixFold(stem, takeoutEdited)
+	return ok && orig != ""
 }
 
 // borrowDate gives an undated leader the date its companions carry: an
@@ -200,15 +282,44 @@ func primaryRank(f fileInfo) string {
 // Takeout photo stripped of EXIF has its time in the JSON sidecar; an XMP
 // sidecar may hold the capture date a scanner never wrote into the JPEG.
 func (g *groupPlan) borrowDate(dt dating) {
+	g.dateEditedCopies(g.borrowForPrimary(dt))
+}
+
+// borrowForPrimary dates an undated leader from its companions; true when
+// it did.
+func (g *groupPlan) borrowForPrimary(dt dating) bool {
 	if fromHeader(g.primary.Info.Date) {
-		return
+		return false
 	}
 	for _, c := range g.companions {
 		d, ok := companionDate(c, dt)
 		if ok {
 			d.Tag = filepath.Base(c.File.Path) + " " + d.Tag
 			g.primary.Info.Date = d
-			return
+			return true
+		}
+	}
+	return false
+}
+
+// dateEditedCopies gives an edited copy with no date of its own
+// (Takeout's IMG_1-edited.jpg: the editor dropped the EXIF, and Takeout
+// writes no JSON for it) its original's date, the one the group's leader
+// is filed under: it is the same shot.
+// borrowed says the leader's date is a companion's, whose tag names it.
+func (g *groupPlan) dateEditedCopies(borrowed bool) {
+	lead := g.primary.Info.Date
+	if !fromHeader(lead) || isEditedCopy(g.primary.File.Path) {
+		return
+	}
+	for i := range g.singles {
+		s := &g.singles[i]
+		if isEditedCopy(s.File.Path) && !fromHeader(s.Info.Date) {
+			d := lead
+			if !borrowed { // the leader's own field: say whose
+				d.Tag = filepath.Base(g.primary.File.Path) + " " + d.Tag
+			}
+			s.Info.Date = d
 		}
 	}
 }
@@ -309,10 +420,11 @@ func companionTag(primary, companion, tag string) string {
 	return filepath.Base(primary) + " " + tag
 }
 
-// suffixAfterStem is what follows the shared stem in a companion's name.
+// suffixAfterStem is what a companion keeps of its name when it follows
+// its leader (splitCompanion).
 func suffixAfterStem(path string) string {
-	base := filepath.Base(path)
-	return base[len(groupStem(base)):]
+	_, suffix := splitCompanion(filepath.Base(path))
+	return suffix
 }
 
 // SuffixAfterStem is what follows a file's group stem in its name

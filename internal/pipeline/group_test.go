@@ -136,20 +136,65 @@ func TestLivePhotoVideoTakesItsStillsLocalDay(t *testing.T) {
 
 func TestGroupStemOfSidecarNames(t *testing.T) {
 	for name, want := range map[string]string{
-		"IMG_1.CR2":                            "IMG_1",
-		"IMG_1.xmp":                            "IMG_1",
-		"IMG_1.CR2.xmp":                        "IMG_1",
-		"IMG_1.jpg.supplemental-metadata.json": "IMG_1",
-		"IMG_20190704_153000123.jp.json":       "IMG_20190704_153000123", // Takeout clipped the name
-		"IMG_1.HEIC.json":                      "IMG_1",
-		"notes.json":                           "notes",
-		"archive.tar.json":                     "archive.tar",
-		".hidden.xmp":                          ".hidden",
+		"IMG_1.CR2":                               "IMG_1",
+		"IMG_1.xmp":                               "IMG_1",
+		"IMG_1.CR2.xmp":                           "IMG_1",
+		"IMG_1.jpg.supplemental-metadata.json":    "IMG_1",
+		"IMG_20190704_153000123.jp.json":          "IMG_20190704_153000123", // Takeout clipped the name
+		"IMG_1.HEIC.json":                         "IMG_1",
+		"notes.json":                              "notes",
+		"archive.tar.json":                        "archive.tar",
+		".hidden.xmp":                             ".hidden",
+		"IMG_1-edited.JPG":                        "IMG_1", // Takeout's edited copy joins its original
+		"IMG_1-EDITED.jpg":                        "IMG_1",
+		"-edited.jpg":                             "-edited",
+		"image.jpg(1).json":                       "image(1)", // Takeout moves a duplicate's counter behind the name
+		"image.jpg.supplemental-metadata(2).json": "image(2)",
+		"PXL_20230704_153000123.jpg.supplemental-metad.json": "PXL_20230704_153000123", // clipped at 46 bytes
+		"PXL_20230704_153000123.jpg.s.json":                  "PXL_20230704_153000123",
+		"IMG_1.supplemental-metadata.json":                   "IMG_1", // a photo with no extension
+		"notes.supplemental.json":                            "notes.supplemental",
+		"notes(1).json":                                      "notes(1)",
+		"(1).json":                                           "(1)",
 	} {
 		if got := groupStem(name); got != want {
 			t.Errorf("groupStem(%q) = %q, want %q", name, got, want)
 		}
 	}
+}
+
+// A companion follows its leader keeping the rest of its name, and a
+// numbered Takeout JSON follows as the name every tool reads as its
+// photo's (image(1).jpg.json, not image(1).jpg(1).json).
+func TestSuffixAfterStem(t *testing.T) {
+	for name, want := range map[string]string{
+		"IMG_1.CR2.xmp":                           ".CR2.xmp",
+		"IMG_1.xmp":                               ".xmp",
+		"IMG_1.jpg.supplemental-metadata.json":    ".jpg.supplemental-metadata.json",
+		"image.jpg(1).json":                       ".jpg.json",
+		"image.jpg.supplemental-metadata(2).json": ".jpg.supplemental-metadata.json",
+		"IMG_1-edited.JPG":                        "-edited.JPG",
+		"IMG_1.MOV":                               ".MOV",
+		"notes(1).json":                           ".json",
+	} {
+		if got := suffixAfterStem(name); got != want {
+			t.Errorf("suffixAfterStem(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// Every name splits into a stem and suffix without panicking, and,
+// Takeout's numbered JSON aside, the two make the name.
+func FuzzSplitCompanion(f *testing.F) {
+	for _, seed := range []string{"IMG_1.CR2.xmp", "image.jpg(1).json", "a.jpg.s(12).json", "(1).json", ".json", "x-edited", "-edited.jpg"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, base string) {
+		stem, suffix := splitCompanion(base)
+		if !takeoutCounter.MatchString(stem) && stem+suffix != base {
+			t.Fatalf("splitCompanion(%q) = %q + %q", base, stem, suffix)
+		}
+	})
 }
 
 // The halves of a Live Photo that an export renamed apart still land side
