@@ -637,9 +637,9 @@ func splitPathKey(k []byte) (path string, id []byte, ok bool) {
 // A record written with its entry stands unless the newest landing of
 // the same source took that very file as its source (moved it on, or
 // linked it elsewhere): then the library is not expected to hold it
-// there any more. A record of an older history (no entry) knows only the
-// newest landing of its source, so it stands only while that landing is
-// at path, as before.
+// there any more. A record of an older history (no entry), or one that
+// cannot be read, knows only the newest landing of its source, so it
+// stands only while that landing is at path, as before.
 func (l *Log) standing(path string, id, v []byte) (Entry, bool, error) {
 	newest, found, err := l.st.Get(identityKey(store.Uint64(id[:8]), store.Uint64(id[8:])))
 	if err != nil {
@@ -651,15 +651,14 @@ func (l *Log) standing(path string, id, v []byte) (Entry, bool, error) {
 			latest = &e
 		}
 	}
-	if len(v) == 0 {
+	e, derr := decode(v)
+	if len(v) == 0 || derr != nil || e.Path != path {
+		// An older history's record, or a damaged one: the newest
+		// landing of its source is all there is to go by.
 		if latest == nil || latest.Path != path {
 			return Entry{}, false, nil
 		}
 		return *latest, true, nil
-	}
-	e, derr := decode(v)
-	if derr != nil || e.Path != path {
-		return Entry{}, false, nil // damaged: its file is judged as unknown
 	}
 	if latest != nil && latest.Path != path && l.movedOn(e, *latest) {
 		return Entry{}, false, nil
