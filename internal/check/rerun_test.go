@@ -11,6 +11,7 @@ import (
 	"github.com/shoebox-photos/shoebox/internal/check"
 	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/recovery"
+	"github.com/shoebox-photos/shoebox/internal/store"
 	"github.com/shoebox-photos/shoebox/internal/undo"
 )
 
@@ -122,4 +123,38 @@ func must(s string, err error) string {
 		panic(err)
 	}
 	return s
+}
+
+// A library whose history an older shoebox wrote (path records without
+// their entry) is brought up to date by the re-run, source by source: the
+// corrupt first copy stays known there too.
+func TestARerunKeepsALandingAnOlderHistoryRecorded(t *testing.T) {
+	lib, bak := backedUp(t)
+	emptyPathRecords(t, lib)
+	flipByte(t, find(t, lib, "IMG_2.JPG"))
+	shoebox(t, "sort", "--backup", bak, filepath.Join(filepath.Dir(lib), "src"), lib)
+	find(t, lib, "IMG_2-1.JPG")
+	_, ps := run(t, check.Options{Library: lib, Backup: bak, ReadData: true})
+	if !has(ps, check.Corrupt, "IMG_2.JPG", check.InLibrary) || len(strays(ps)) != 0 {
+		t.Errorf("after a re-run over an older history: %+v", ps)
+	}
+}
+
+// emptyPathRecords makes lib's import history as a shoebox that kept no
+// entry in its path records (p/) wrote it.
+func emptyPathRecords(t *testing.T, lib string) {
+	t.Helper()
+	st, err := store.Open(filepath.Join(lib, ".shoebox", "imports"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	w := st.Writer(0)
+	err = st.Scan([]byte("p/"), func(k, _ []byte) error { return w.Put(k, nil) })
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -432,7 +432,6 @@ func (m *Matcher) Close() error { return m.c.Close() }
 
 // Recorder adds entries in synced batches.
 type Recorder struct {
-	st               *store.Store
 	w                *store.Writer
 	rootDev, rootIno uint64 // the library folder's identity, given to every entry
 }
@@ -442,7 +441,7 @@ const recordBatch = 4096
 
 // Recorder returns a writer of entries; call Commit to make them durable.
 func (l *Log) Recorder() *Recorder {
-	r := &Recorder{st: l.st, w: l.st.Writer(recordBatch)}
+	r := &Recorder{w: l.st.Writer(recordBatch)}
 	lib := filepath.Dir(filepath.Dir(l.dir)) // LIB/.shoebox/imports
 	if info, err := os.Stat(lib); err == nil {
 		r.rootDev, r.rootIno, _ = Identity(lib, info)
@@ -456,38 +455,24 @@ func (r *Recorder) Add(e Entry) error {
 	if e.RootDev == 0 && e.RootIno == 0 {
 		e.RootDev, e.RootIno = r.rootDev, r.rootIno
 	}
-	if err := r.keepEarlierLanding(e); err != nil {
-		return err
-	}
-	if err := r.w.Put(identityKey(e.Dev, e.Ino), encode(e)); err != nil {
+	v := encode(e)
+	if err := r.w.Put(identityKey(e.Dev, e.Ino), v); err != nil {
 		return err
 	}
 	if err := r.w.Put(placeKey(e), nil); err != nil {
 		return err
 	}
-	return r.w.Put(pathKey(e.Path, e.Dev, e.Ino), encode(e))
+	return r.w.Put(pathKey(e.Path, e.Dev, e.Ino), v)
 }
 
-// keepEarlierLanding copies the entry e replaces under its source
-// identity into its own path record, when that record was written by a
-// shoebox that kept none there (an older history): the file the earlier
-// run landed stays known once i/ names e's path. One lookup per entry,
-// which misses for every source recorded for the first time.
-func (r *Recorder) keepEarlierLanding(e Entry) error {
-	v, found, err := r.st.Get(identityKey(e.Dev, e.Ino))
-	if err != nil || !found {
-		return err
-	}
-	earlier, derr := decode(v)
-	if derr != nil || earlier.Path == e.Path {
-		return nil
-	}
-	k := pathKey(earlier.Path, e.Dev, e.Ino)
-	kept, found, err := r.st.Get(k)
-	if err != nil || !found || len(kept) > 0 {
-		return err // forgotten by undo, or kept already
-	}
-	return r.w.Put(k, v)
+// Keep writes e, an entry the history holds, into its own path record,
+// where a shoebox that kept none there (an older history) left that
+// record empty: the file e landed then stays known once a later Add of
+// the same source identity names another path. A run calls it for each
+// recorded source it does not recognise, and so may land anew (no
+// lookup: the run found e already).
+func (r *Recorder) Keep(e Entry) error {
+	return r.w.Put(pathKey(e.Path, e.Dev, e.Ino), encode(e))
 }
 
 // Commit makes every added entry durable.

@@ -91,9 +91,10 @@ func TestEveryLandingOfASourceIsKept(t *testing.T) {
 	}
 }
 
-// A history written before path records kept their entry: the landing a
-// later one replaces under its source is copied into its path record
-// then, so it stays known.
+// A history written before path records kept their entry: a run that
+// does not recognise a recorded source keeps its entry under its path
+// (Keep) before it lands the source anew, so the first landing stays
+// known.
 func TestAnOlderHistoryKeepsTheLandingALaterOneReplaces(t *testing.T) {
 	l, _ := history(t)
 	first := landing("2019/IMG_1.JPG", "first", 1)
@@ -105,7 +106,19 @@ func TestAnOlderHistoryKeepsTheLandingALaterOneReplaces(t *testing.T) {
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	add(t, l, landing("2019/IMG_1-1.JPG", "second", 2))
+	if !knows(t, l, first.Path) || len(paths(t, l)) != 1 {
+		t.Fatalf("as an older shoebox left it: %v", paths(t, l))
+	}
+	r := l.Recorder()
+	if err := r.Keep(first); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Add(landing("2019/IMG_1-1.JPG", "second", 2)); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Commit(); err != nil {
+		t.Fatal(err)
+	}
 	if !knows(t, l, "2019/IMG_1.JPG") || len(paths(t, l)) != 2 {
 		t.Errorf("the first landing is forgotten: %v", paths(t, l))
 	}
