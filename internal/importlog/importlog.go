@@ -8,6 +8,10 @@
 //   - Was this source imported before and then deleted or edited in the
 //     library? (culled photos stay culled)
 //
+// Every landing is kept under its library path too, with the entry it
+// had: a source landed anew elsewhere (its first copy damaged) leaves its
+// first copy known to shoebox check until undo forgets it.
+//
 // Records are keyed by the source's identity (device and inode), so a run
 // looks its sources up in identity order with one forward-seeking cursor:
 // the history is streamed, never loaded, whatever its size.
@@ -21,6 +25,7 @@
 package importlog
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -211,8 +216,13 @@ func (e Entry) LibraryPath(lib string) string {
 // Key spaces of the history store.
 var (
 	keyIdentity = []byte("i/") // i/<dev><ino> → entry
-	keyPath     = []byte("p/") // p/<library path>\0<dev><ino> → "" (what went where, for undo)
-	keyPlace    = []byte("q/") // q/<size><mtime><base name>\0<dev><ino> → "" (FindByPlace)
+	// p/<library path>\0<dev><ino> → the entry of that landing ("" in
+	// histories written before it was kept): what went where, for undo,
+	// and for check. i/ keeps one entry per source, the newest landing;
+	// p/ keeps every landing, so a re-run that lands a source anew beside
+	// its damaged first copy does not make check forget that copy.
+	keyPath  = []byte("p/")
+	keyPlace = []byte("q/") // q/<size><mtime><base name>\0<dev><ino> → "" (FindByPlace)
 )
 
 // placePrefix is the q/ prefix of every entry of one size, mtime and name.
@@ -445,13 +455,24 @@ func (r *Recorder) Add(e Entry) error {
 	if e.RootDev == 0 && e.RootIno == 0 {
 		e.RootDev, e.RootIno = r.rootDev, r.rootIno
 	}
-	if err := r.w.Put(identityKey(e.Dev, e.Ino), encode(e)); err != nil {
+	v := encode(e)
+	if err := r.w.Put(identityKey(e.Dev, e.Ino), v); err != nil {
 		return err
 	}
 	if err := r.w.Put(placeKey(e), nil); err != nil {
 		return err
 	}
-	return r.w.Put(pathKey(e.Path, e.Dev, e.Ino), nil)
+	return r.w.Put(pathKey(e.Path, e.Dev, e.Ino), v)
+}
+
+// Keep writes e, an entry the history holds, into its own path record,
+// where a shoebox that kept none there (an older history) left that
+// record empty: the file e landed then stays known once a later Add of
+// the same source identity names another path. A run calls it for each
+// recorded source it does not recognise, and so may land anew (no
+// lookup: the run found e already).
+func (r *Recorder) Keep(e Entry) error {
+	return r.w.Put(pathKey(e.Path, e.Dev, e.Ino), encode(e))
 }
 
 // Commit makes every added entry durable.
@@ -537,10 +558,13 @@ func Exists(stateDir string) bool {
 }
 
 // EachPath calls fn once for every library path the history records, in
-// path order, with the newest entry recorded for it (a path can be named
-// by several sources: a duplicate found identical to a library file is
-// recorded for that file too). It streams: one cursor, one path's entries
-// held at a time, whatever the history's size (shoebox check).
+// path order, with the newest landing that still stands there (a path can
+// be named by several sources: a duplicate found identical to a library
+// file is recorded for that file too). A landing stands until undo
+// forgets it or the file it left is moved on by a later import (see
+// standing): a re-run that lands its source anew elsewhere does not end
+// it. It streams: one cursor, one path's entries held at a time, whatever
+// the history's size (shoebox check).
 func (l *Log) EachPath(fn func(Entry) error) error {
 	c, err := l.st.Cursor(keyPath)
 	if err != nil {
@@ -549,62 +573,120 @@ func (l *Log) EachPath(fn func(Entry) error) error {
 	defer c.Close()
 	var newest Entry
 	have := false
-	flush := func() error {
-		if !have {
-			return nil
-		}
-		have = false
-		return fn(newest)
-	}
 	for ok := c.SeekGE(keyPath); ok; ok = c.Next() {
-		k := c.Key()
-		tail := k[len(keyPath):]
-		if len(tail) < 17 || tail[len(tail)-17] != 0 {
+		path, id, valid := splitPathKey(c.Key())
+		if !valid {
 			continue // not a key of this shape: left alone
 		}
-		path, id := string(tail[:len(tail)-17]), tail[len(tail)-16:]
-		v, found, err := l.st.Get(identityKey(store.Uint64(id[:8]), store.Uint64(id[8:])))
+		v, err := c.Value()
+		if err != nil {
+			return fmt.Errorf("read the import history's record of %s: %w", quote.Path(path), err)
+		}
+		e, stands, err := l.standing(path, id, v)
 		if err != nil {
 			return err
 		}
-		e, derr := decode(v)
-		if !found || derr != nil || e.Path != path {
-			continue // replaced by a later import of that source elsewhere
+		if !stands {
+			continue
 		}
 		if have && newest.Path != path {
-			if err := flush(); err != nil {
+			if err := fn(newest); err != nil {
 				return err
 			}
+			have = false
 		}
 		if !have || e.At >= newest.At {
 			newest, have = e, true
 		}
 	}
-	return flush()
+	if have {
+		return fn(newest)
+	}
+	return nil
 }
 
-// Knows reports whether the history records a file imported to the
-// library path (relative, slash separated).
+// splitPathKey parses p/<path>\0<dev><ino> into the path and the source
+// identity (16 bytes).
+func splitPathKey(k []byte) (path string, id []byte, ok bool) {
+	tail := k[len(keyPath):]
+	if len(tail) < 17 || tail[len(tail)-17] != 0 {
+		return "", nil, false
+	}
+	return string(tail[:len(tail)-17]), tail[len(tail)-16:], true
+}
+
+// standing returns the landing a p/ record names (v, its value), and
+// whether it still stands: whether the file it left at path is one the
+// library is expected to hold.
+//
+// A record written with its entry stands unless the newest landing of
+// the same source took that very file as its source (moved it on, or
+// linked it elsewhere): then the library is not expected to hold it
+// there any more. A record of an older history (no entry), or one that
+// cannot be read, knows only the newest landing of its source, so it
+// stands only while that landing is at path, as before.
+func (l *Log) standing(path string, id, v []byte) (Entry, bool, error) {
+	newest, found, err := l.st.Get(identityKey(store.Uint64(id[:8]), store.Uint64(id[8:])))
+	if err != nil {
+		return Entry{}, false, fmt.Errorf("read the import history's record of %s: %w", quote.Path(path), err)
+	}
+	var latest *Entry
+	if found {
+		if e, derr := decode(newest); derr == nil {
+			latest = &e
+		}
+	}
+	e, derr := decode(v)
+	if len(v) == 0 || derr != nil || e.Path != path {
+		// An older history's record, or a damaged one: the newest
+		// landing of its source is all there is to go by.
+		if latest == nil || latest.Path != path {
+			return Entry{}, false, nil
+		}
+		return *latest, true, nil
+	}
+	if latest != nil && latest.Path != path && l.movedOn(e, *latest) {
+		return Entry{}, false, nil
+	}
+	return e, true, nil
+}
+
+// movedOn reports whether a later landing of the same source (later)
+// took the file an earlier one left (landed) as its source: the landed
+// file is the source itself (moved in by a rename, or hard-linked), or
+// the later landing's source path is that library file.
+func (l *Log) movedOn(landed, later Entry) bool {
+	if landed.LibDev == landed.Dev && landed.LibIno == landed.Ino && (landed.Dev != 0 || landed.Ino != 0) {
+		return true
+	}
+	return filepath.Clean(later.Src) == landed.LibraryPath(l.library())
+}
+
+// library is the library folder the history belongs to (LIB/.shoebox/imports).
+func (l *Log) library() string { return filepath.Dir(filepath.Dir(l.dir)) }
+
+// Knows reports whether the history records a landing that still stands
+// at the library path (relative, slash separated; see EachPath).
 func (l *Log) Knows(path string) (bool, error) {
 	prefix := pathPrefix(path)
-	var ids [][]byte
-	err := l.st.Scan(prefix, func(k, _ []byte) error {
+	type record struct{ id, v []byte }
+	var records []record
+	err := l.st.Scan(prefix, func(k, v []byte) error {
 		if tail := k[len(prefix):]; len(tail) == 16 {
-			ids = append(ids, identityKey(store.Uint64(tail[:8]), store.Uint64(tail[8:])))
+			records = append(records, record{id: bytes.Clone(tail), v: bytes.Clone(v)})
 		}
 		return nil
 	})
-	for _, id := range ids {
-		if err != nil {
-			break
-		}
-		v, found, gerr := l.st.Get(id)
-		if e, derr := decode(v); gerr == nil && found && derr == nil && e.Path == path {
-			return true, nil
-		}
-		err = gerr
+	if err != nil {
+		return false, err
 	}
-	return false, err
+	for _, r := range records {
+		_, stands, err := l.standing(path, r.id, r.v)
+		if err != nil || stands {
+			return stands, err
+		}
+	}
+	return false, nil
 }
 
 // OpenForReading opens the history of stateDir read-only (shoebox check):
@@ -646,38 +728,56 @@ func (l *Log) Relocate(pairs func(yield func(from, to string) bool)) (int, error
 
 func (l *Log) relocatePath(from, to string, w *store.Writer, n *int) error {
 	prefix := pathPrefix(from)
-	var ids [][]byte
-	if err := l.st.Scan(prefix, func(k, _ []byte) error {
+	type record struct{ id, v []byte }
+	var records []record
+	if err := l.st.Scan(prefix, func(k, v []byte) error {
 		if tail := k[len(prefix):]; len(tail) == 16 {
-			ids = append(ids, append([]byte(nil), tail...))
+			records = append(records, record{id: bytes.Clone(tail), v: bytes.Clone(v)})
 		}
 		return nil
 	}); err != nil {
 		return err
 	}
-	for _, id := range ids {
-		dev, ino := store.Uint64(id[:8]), store.Uint64(id[8:])
-		v, ok, err := l.st.Get(identityKey(dev, ino))
+	// Every landing that stands at from names the one file that moved:
+	// each record follows it, and so does its source's newest entry when
+	// that is the landing at from.
+	for _, r := range records {
+		e, stands, err := l.standing(from, r.id, r.v)
 		if err != nil {
 			return err
 		}
-		e, derr := decode(v)
-		if !ok || derr != nil || e.Path != from {
-			continue // replaced by a later import of that source elsewhere
+		if !stands {
+			continue
 		}
-		e.Path = to
-		if err := w.Put(identityKey(dev, ino), encode(e)); err != nil {
+		dev, ino := store.Uint64(r.id[:8]), store.Uint64(r.id[8:])
+		if err := l.relocateNewest(dev, ino, from, to, w); err != nil {
 			return err
 		}
+		e.Path = to
 		if err := w.Delete(pathKey(from, dev, ino)); err != nil {
 			return err
 		}
-		if err := w.Put(pathKey(to, dev, ino), nil); err != nil {
+		if err := w.Put(pathKey(to, dev, ino), encode(e)); err != nil {
 			return err
 		}
 		*n++
 	}
 	return nil
+}
+
+// relocateNewest moves a source's newest entry from one library path to
+// another, when it names from.
+func (l *Log) relocateNewest(dev, ino uint64, from, to string, w *store.Writer) error {
+	v, ok, err := l.st.Get(identityKey(dev, ino))
+	if err != nil || !ok {
+		return err
+	}
+	e, derr := decode(v)
+	if derr != nil || e.Path != from {
+		return nil
+	}
+	e.Path = to
+	return w.Put(identityKey(dev, ino), encode(e))
 }
 
 // OpenForUpdate opens the history of stateDir to change what it records

@@ -160,6 +160,9 @@ func (r *Run) recognise(m *importlog.Matcher, f scan.File, seq uint64) (fileInfo
 		return fileInfo{}, false, err
 	}
 	if !ok || !ent.SameSource(f.Dev, f.Ino, f.Size, mtime, ctime, rel) {
+		if ok {
+			r.keepLanding(ent) // another file now has its identity
+		}
 		if !r.renumbers(f.Root) {
 			return fileInfo{}, false, nil
 		}
@@ -174,8 +177,10 @@ func (r *Run) recognise(m *importlog.Matcher, f scan.File, seq uint64) (fileInfo
 	state := check(r.dest)
 	switch {
 	case state == importlog.Unsure: // its content decides, as without a history
+		r.keepLanding(ent)
 		return fileInfo{}, false, nil
 	case state == importlog.Intact && r.cfg.Checksum, state != importlog.Intact && r.cfg.Reimport:
+		r.keepLanding(ent)
 		return fileInfo{}, false, nil
 	}
 	fi := fileInfo{Seq: seq, File: f, Known: state, KnownPath: ent.LibraryPath(r.dest), KnownRun: ent.Run}
@@ -185,6 +190,18 @@ func (r *Run) recognise(m *importlog.Matcher, f scan.File, seq uint64) (fileInfo
 		fi.Info.Date.Wall = time.Unix(0, ent.Taken).UTC()
 	}
 	return fi, true, nil
+}
+
+// keepLanding keeps what the history knows of a source this run does not
+// recognise under the path it landed at (importlog.Recorder.Keep): if the
+// run lands it anew elsewhere, the file it landed before stays known to
+// shoebox check. Histories written before the path records kept entries
+// are brought up to date so, one such source at a time. A dry run writes
+// nothing; a failure only leaves that record as it was.
+func (r *Run) keepLanding(e importlog.Entry) {
+	if r.remember != nil {
+		_ = r.remember.Keep(e)
+	}
 }
 
 // warnDamagedRecord says, once per run, that the history held a record it
