@@ -36,3 +36,15 @@ func TakeoutAlbum(dir string) string {
 	}
 	return ""
 }
+
+// InTakeout reports whether dir lies in a Takeout's Google Photos folder
+// (at any depth), where Takeout's own naming rules hold: an edited copy
+// IMG_1-edited.jpg, which has no JSON of its own, is its original's.
+func InTakeout(dir string) bool {
+	for _, part := range strings.FieldsFunc(filepath.ToSlash(dir), func(r rune) bool { return r == '/' }) {
+		if takeoutRoots[strings.ToLower(part)] {
+			return true
+		}
+	}
+	return false
+}

@@ -306,7 +306,7 @@ func groupMembers(self fileInfo, rd *meta.Reader, hidden bool, set *archive.Set)
 	return joinLive(all, own), nil
 }
 
-func stemKey(path string) string { return layout.FoldKey(groupStem(filepath.Base(path))) }
+func stemKey(path string) string { return layout.FoldKey(groupStemOf(path)) }
 
 // joinLive applies joinLivePhotos to the folder's files (all, self
 // first) and returns self's group: each video goes to the group of the

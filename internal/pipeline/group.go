@@ -35,12 +35,12 @@ func liveKey(fi fileInfo) []byte {
 }
 
 func groupKey(fi fileInfo) []byte {
-	dir, base := filepath.Split(fi.File.Path)
+	dir, _ := filepath.Split(fi.File.Path)
 	dir = seriesDir(fi.File, dir)
 	k := append([]byte(nil), keyGroup...)
 	k = append(k, dir...)
 	k = append(k, 0)
-	k = append(k, layout.FoldKey(groupStem(base))...)
+	k = append(k, layout.FoldKey(groupStemOf(fi.File.Path))...)
 	k = append(k, 0)
 	return seqKey(k, fi.Seq)
 }
@@ -65,8 +65,7 @@ func seriesDir(f scan.File, dir string) string {
 var sidecarSuffixes = []string{".xmp", ".aae", ".thm"}
 
 // groupStem is the part of a name a file's companions share: "IMG_1" for
-// IMG_1.CR2, IMG_1.xmp, IMG_1.CR2.xmp, IMG_1.jpg.supplemental-metadata.json
-// and Takeout's edited copy IMG_1-edited.jpg.
+// IMG_1.CR2, IMG_1.xmp, IMG_1.CR2.xmp and IMG_1.jpg.supplemental-metadata.json.
 func groupStem(base string) string {
 	stem, _ := splitCompanion(base)
 	return stem
@@ -93,12 +92,21 @@ func splitCompanion(base string) (stem, suffix string) {
 		}
 	}
 	stem, _ = splitName(base)
-	// Takeout's edited copy has no JSON of its own: it goes in its
-	// original's group, where it borrows its date (dateEditedCopies).
-	if orig, ok := cutSuffixFold(stem, takeoutEdited); ok && orig != "" {
-		stem = orig
-	}
 	return stem, base[len(stem):]
+}
+
+// groupStemOf is the stem the file at path groups under: groupStem, and in
+// a Takeout (layout.InTakeout) an edited copy's original's stem, since
+// Takeout writes no JSON for IMG_1-edited.jpg: it joins IMG_1's group,
+// where it borrows its date (dateEditedCopies). Elsewhere an -edited name
+// is a name like any other, grouped with its own sidecars.
+func groupStemOf(path string) string {
+	dir, base := filepath.Split(path)
+	stem := groupStem(base)
+	if orig, ok := cutSuffixFold(stem, takeoutEdited); ok && orig != "" && layout.InTakeout(dir) {
+		return orig
+	}
+	return stem
 }
 
 // takeoutEdited ends the name of the copy Google Photos' editor saved.
@@ -423,7 +431,10 @@ func companionTag(primary, companion, tag string) string {
 // suffixAfterStem is what a companion keeps of its name when it follows
 // its leader (splitCompanion).
 func suffixAfterStem(path string) string {
-	_, suffix := splitCompanion(filepath.Base(path))
+	stem, suffix := splitCompanion(filepath.Base(path))
+	if own := groupStemOf(path); own != stem { // a Takeout edited copy
+		return filepath.Base(path)[len(own):]
+	}
 	return suffix
 }
 

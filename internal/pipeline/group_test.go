@@ -145,8 +145,7 @@ func TestGroupStemOfSidecarNames(t *testing.T) {
 		"notes.json":                              "notes",
 		"archive.tar.json":                        "archive.tar",
 		".hidden.xmp":                             ".hidden",
-		"IMG_1-edited.JPG":                        "IMG_1", // Takeout's edited copy joins its original
-		"IMG_1-EDITED.jpg":                        "IMG_1",
+		"IMG_1-edited.JPG":                        "IMG_1-edited", // a name like any other here (groupStemOf: in a Takeout)
 		"-edited.jpg":                             "-edited",
 		"image.jpg(1).json":                       "image(1)", // Takeout moves a duplicate's counter behind the name
 		"image.jpg.supplemental-metadata(2).json": "image(2)",
@@ -163,6 +162,26 @@ func TestGroupStemOfSidecarNames(t *testing.T) {
 	}
 }
 
+// In a Takeout an edited copy groups under its original's stem, which
+// Takeout names its JSON after; elsewhere it keeps its own, and so its own
+// sidecars (IMG_1-edited.xmp).
+func TestGroupStemOfEditedCopies(t *testing.T) {
+	takeout := filepath.Join("dl", "Takeout", "Google Photos", "Photos from 2019")
+	for path, want := range map[string]string{
+		filepath.Join(takeout, "IMG_1-edited.JPG"):           "IMG_1",
+		filepath.Join(takeout, "IMG_1-EDITED.jpg"):           "IMG_1",
+		filepath.Join(takeout, "-edited.jpg"):                "-edited",
+		filepath.Join(takeout, "IMG_1.JPG"):                  "IMG_1",
+		filepath.Join("card", "IMG_1-edited.JPG"):            "IMG_1-edited",
+		filepath.Join("card", "IMG_1-edited.xmp"):            "IMG_1-edited",
+		filepath.Join("dl", "Google Photos", "x-edited.png"): "x",
+	} {
+		if got := groupStemOf(path); got != want {
+			t.Errorf("groupStemOf(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
+
 // A companion follows its leader keeping the rest of its name, and a
 // numbered Takeout JSON follows as the name every tool reads as its
 // photo's (image(1).jpg.json, not image(1).jpg(1).json).
@@ -173,9 +192,10 @@ func TestSuffixAfterStem(t *testing.T) {
 		"IMG_1.jpg.supplemental-metadata.json":    ".jpg.supplemental-metadata.json",
 		"image.jpg(1).json":                       ".jpg.json",
 		"image.jpg.supplemental-metadata(2).json": ".jpg.supplemental-metadata.json",
-		"IMG_1-edited.JPG":                        "-edited.JPG",
-		"IMG_1.MOV":                               ".MOV",
-		"notes(1).json":                           ".json",
+		"IMG_1-edited.JPG":                        ".JPG",
+		filepath.Join("Takeout", "Google Photos", "Trip", "IMG_1-edited.JPG"): "-edited.JPG",
+		"IMG_1.MOV":     ".MOV",
+		"notes(1).json": ".json",
 	} {
 		if got := suffixAfterStem(name); got != want {
 			t.Errorf("suffixAfterStem(%q) = %q, want %q", name, got, want)
