@@ -49,6 +49,15 @@ func (r *Run) claimBackup() error {
 	if r.backup == "" {
 		return nil
 	}
+	if !r.cfg.DryRun {
+		// Held open from before its first write, as the library is
+		// (prepareStateDir).
+		bak, err := fsx.OpenRoot(r.backup)
+		if err != nil {
+			return fmt.Errorf("open the backup folder %s: %w", quote.Path(r.backup), fsx.Bare(err))
+		}
+		r.bakRoot = bak
+	}
 	id, err := r.libraryID()
 	if err != nil {
 		return err
