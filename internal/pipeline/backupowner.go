@@ -49,6 +49,15 @@ func (r *Run) claimBackup() error {
 	if r.backup == "" {
 		return nil
 	}
+	if !r.cfg.DryRun {
+		// Held open from before its first write, as the library is
+		// (prepareStateDir).
+		bak, err := fsx.OpenRoot(r.backup)
+		if err != nil {
+			return fmt.Errorf("open the backup folder %s: %w", quote.Path(r.backup), fsx.Bare(err))
+		}
+		r.bakRoot = bak
+	}
 	id, err := r.libraryID()
 	if err != nil {
 		return err
@@ -68,7 +77,7 @@ func (r *Run) claimBackup() error {
 		if err != nil || r.cfg.DryRun || !write {
 			return err
 		}
-		err = writeBackupOwner(r.cfg.FS, marker, backupOwner{id: id, path: r.dest}, first)
+		err = writeBackupOwner(r.pinnedFS(), marker, backupOwner{id: id, path: r.dest}, first)
 		if !errors.Is(err, fs.ErrExist) {
 			return err
 		}
@@ -191,7 +200,7 @@ func (r *Run) libraryID() (string, error) {
 	// A damaged id file (scratch written by hand, cut short) is replaced:
 	// the backup folder's record of the library's path still tells it.
 	replace := func(string) error { return nil }
-	err = fsx.WriteFile(r.cfg.FS, p, 0o644, func(w io.Writer) error {
+	err = fsx.WriteFile(r.pinnedFS(), p, 0o644, func(w io.Writer) error {
 		_, err := fmt.Fprintln(w, id)
 		return err
 	}, replace)
@@ -200,6 +209,11 @@ func (r *Run) libraryID() (string, error) {
 	}
 	return id, nil
 }
+
+// pinnedFS writes the records through the library and the backup folder
+// opened at the start: a drive pulled meanwhile gets them or they fail,
+// and none lands in its empty mount point.
+func (r *Run) pinnedFS() fsx.FS { return fsx.Pin(r.cfg.FS, r.libRoot, r.bakRoot) }
 
 func validID(id string) bool {
 	_, err := hex.DecodeString(id)

@@ -415,7 +415,7 @@ func (r *Run) openIndex() error {
 	var err error
 	if r.cfg.DryRun {
 		h, err = r.copyLibraryIndex(StateDir(r.dest), warn)
-	} else {
+	} else if err = r.rootsPresent(); err == nil {
 		h, err = openLibraryIndex(StateDir(r.dest), warn)
 	}
 	if err != nil {
@@ -499,6 +499,15 @@ func (r *Run) prepareStateDir() error {
 	}
 	r.unlock = unlock
 	r.stDir = filepath.Join(state, "run")
+	// The library is held open from its first write on, not from the
+	// transfer's start: a drive pulled in between is then told from the
+	// empty folder its mount point becomes (see rootsPresent), where
+	// the transfer would otherwise make the library anew and fill it.
+	lib, err := fsx.OpenRoot(r.dest)
+	if err != nil {
+		return fmt.Errorf("open the library %s: %w", quote.Path(r.dest), fsx.Bare(err))
+	}
+	r.libRoot = lib
 	return nil
 }
 

@@ -555,6 +555,9 @@ func pick(dry bool, ifDry, ifReal Outcome) Outcome {
 func (r *Run) openExecutor() error {
 	opt := transfer.Options{FS: r.cfg.FS, DryRun: r.cfg.DryRun, Verify: r.cfg.Verify, Hash: !r.cfg.DryRun, Library: r.dest, Backup: r.backup}
 	if !r.cfg.DryRun {
+		if err := r.rootsPresent(); err != nil {
+			return err
+		}
 		if err := os.MkdirAll(r.dest, 0o755); err != nil {
 			return fmt.Errorf("create destination %s: %w", quote.Path(r.dest), err)
 		}
@@ -580,12 +583,14 @@ func (r *Run) openExecutor() error {
 // transfer: the executor works through them (see fsx.Root), so a drive
 // unmounted during the run is never replaced by its empty mount point.
 func (r *Run) openRoots() error {
-	lib, err := fsx.OpenRoot(r.dest)
-	if err != nil {
-		return fmt.Errorf("open the library %s: %w", quote.Path(r.dest), fsx.Bare(err))
+	if r.libRoot == nil {
+		lib, err := fsx.OpenRoot(r.dest)
+		if err != nil {
+			return fmt.Errorf("open the library %s: %w", quote.Path(r.dest), fsx.Bare(err))
+		}
+		r.libRoot = lib
 	}
-	r.libRoot = lib
-	if r.backup == "" {
+	if r.backup == "" || r.bakRoot != nil {
 		return nil
 	}
 	bak, err := fsx.OpenRoot(r.backup)
@@ -593,6 +598,26 @@ func (r *Run) openRoots() error {
 		return fmt.Errorf("open the backup folder %s: %w", quote.Path(r.backup), fsx.Bare(err))
 	}
 	r.bakRoot = bak
+	return nil
+}
+
+// rootsPresent stops the run, before the transfer writes anything by
+// name, when the library or the backup folder opened at the start is no
+// longer at its path (its drive was pulled): 0 files are safe, the card
+// is untouched.
+func (r *Run) rootsPresent() error {
+	for _, nr := range []struct {
+		what string
+		root *fsx.Root
+	}{{"library", r.libRoot}, {"backup", r.bakRoot}} {
+		if nr.root == nil {
+			continue
+		}
+		var g *fsx.GoneError
+		if errors.As(nr.root.Present(), &g) {
+			return &driveGoneStop{gone: &transfer.DriveGoneError{What: nr.what, GoneError: g}, backup: r.backup != ""}
+		}
+	}
 	return nil
 }
 

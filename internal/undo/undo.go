@@ -22,6 +22,8 @@ type Options struct {
 	FS     fsx.FS       // nil means fsx.OS
 	Events func(string) // one line per file reverted or kept, and per folder; may be nil
 	Report func(Event)  // the same, as data (for --json); may be nil
+
+	root *fsx.Root // the library, opened once for the whole undo
 }
 
 // Event is one thing an undo did or would do, or refused.
@@ -112,6 +114,18 @@ func undoRun(ctx context.Context, dest, runID string, opt Options) (Stats, error
 		return st, fmt.Errorf("undo in %s: %w", quote.Path(dest), err)
 	}
 	defer unlock()
+	// The library is reached through its open folder, as a sort reaches
+	// it (fsx.Root): once its drive is unmounted, its path leads to the
+	// empty mount point, where every copy would look "already removed"
+	// and the undo would close as finished with the copies still on the
+	// drive. Between files, a library gone away stops the undo instead.
+	root, err := fsx.OpenRoot(dest)
+	if err != nil {
+		return st, fmt.Errorf("undo in %s: %w", quote.Path(dest), fsx.Bare(err))
+	}
+	defer root.Close()
+	opt.FS = fsx.Pin(opt.FS, root)
+	opt.root = root
 	return undoLocked(ctx, dest, typed, runID, opt, st)
 }
 
@@ -205,6 +219,9 @@ func (u *undoer) undo(h *history, extra []journal.Entry) error {
 	rev := u.exec.Reverser()
 	done := 0
 	err = sp.each(func(e journal.Entry) error {
+		if err := u.libraryGone(); err != nil {
+			return err
+		}
 		res, out := u.outOfReach(e)
 		if !out {
 			res = rev.Reverse(u.ctx, e)
@@ -223,6 +240,21 @@ func (u *undoer) undo(h *history, extra []journal.Entry) error {
 		return errors.Join(err, u.abandon())
 	}
 	return u.finish()
+}
+
+// libraryGone is the undo's stop, between files, once the library's
+// drive went away: the rest stays for the next undo, as after a kill.
+func (u *undoer) libraryGone() error {
+	if u.opt.root == nil {
+		return nil
+	}
+	err := u.opt.root.Present()
+	var gone *fsx.GoneError
+	if !errors.As(err, &gone) {
+		return nil
+	}
+	return fmt.Errorf("undo of run %s is incomplete: the library drive at %s went away after %d files were reverted; connect it and run shoebox undo again to finish: %w",
+		u.run.Header.RunID, quote.Path(gone.Mount), u.st.Reverted, fsx.ErrGone)
 }
 
 func (u *undoer) open() error {
