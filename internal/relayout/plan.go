@@ -166,11 +166,19 @@ func (p *planned) resolve(dir string, groups []*group) error {
 	if err != nil {
 		return err
 	}
+	// Claim order: by wanted name; of two files that want one name, the
+	// one that has it now keeps it (the fewest renames), then by source
+	// path, compared with / on every system so that Windows plans as
+	// Linux does.
 	sort.Slice(groups, func(i, j int) bool {
-		if groups[i].name != groups[j].name {
-			return groups[i].name < groups[j].name
+		gi, gj := groups[i], groups[j]
+		if gi.name != gj.name {
+			return gi.name < gj.name
 		}
-		return groups[i].lead.e.Src < groups[j].lead.e.Src
+		if ki, kj := gi.keepsName(), gj.keepsName(); ki != kj {
+			return ki
+		}
+		return filepath.ToSlash(gi.lead.e.Src) < filepath.ToSlash(gj.lead.e.Src)
 	})
 	items := make([]plan.Item, len(groups))
 	for i, g := range groups {
@@ -189,6 +197,9 @@ func (p *planned) resolve(dir string, groups []*group) error {
 	}
 	return nil
 }
+
+// keepsName reports whether the group's leader has its wanted name now.
+func (g *group) keepsName() bool { return filepath.Base(g.lead.full) == g.name }
 
 // companionSuffix is what a follower keeps after its leader's new stem.
 func companionSuffix(f file) string {
