@@ -20,10 +20,6 @@ type albumTitles map[string]albumJSON
 // albumJSON is the file an album's title was read from, and the title.
 type albumJSON struct{ path, title string }
 
-// readAlbumTitle reads the album title from f when f may be a Takeout
-// album's metadata JSON (albumTitleOf).
-func (r *Run) readAlbumTitle(f scan.File) string { return albumTitleOf(f, r.archives) }
-
 // albumTitleOf reads the album title from f when f may be a Takeout
 // album's metadata JSON: a .json file right in an album folder whose name
 // is not a photo's sidecar name. "" for any other file. set holds f when
@@ -47,16 +43,14 @@ func albumTitleOf(f scan.File, set *archive.Set) string {
 
 // mayBeAlbumJSON: Takeout names it metadata.json (translated in newer
 // exports: Metadaten.json, métadonnées.json …), so the name is not
-// trusted, only that it is no photo's JSON (IMG_1.JPG.json,
-// IMG_1.JPG.supplemental-metadata.json, a clipped IMG_1.j.json) and lies
-// right in an album folder. The content decides (meta.AlbumTitle).
+// trusted, only that it is no photo's JSON and lies right in an album
+// folder. Whether a JSON is a photo's is grouping's rule (splitCompanion):
+// one that names no photo (IMG_1.JPG.json, a clipped IMG_1.j.json,
+// IMG_1.JPG.supplemental-metadata.json) follows its group as plain
+// ".json". The content decides (meta.AlbumTitle).
 func mayBeAlbumJSON(path string) bool {
 	dir, base := filepath.Split(path)
-	inner, isJSON := cutSuffixFold(base, ".json")
-	if !isJSON || inner == "" || hasSuffixFold(inner, ".supplemental-metadata") {
-		return false
-	}
-	if ext := filepath.Ext(inner); ext != "" && (isMediaExt(ext) || clippedMediaExt(ext)) {
+	if _, suffix := splitCompanion(base); !strings.EqualFold(suffix, ".json") {
 		return false
 	}
 	folder := filepath.Clean(dir)

@@ -29,7 +29,7 @@ func (r *Run) Meta(ctx context.Context) error {
 			rd := meta.NewReader(meta.Options{VideoTZ: r.cfg.VideoTZ, PhotoTZ: r.cfg.PhotoTZ, DateTags: r.cfg.DateTags})
 			for fi := range jobs {
 				fi.Info = r.readHeader(rd, fi.File)
-				fi.albumTitle = r.readAlbumTitle(fi.File)
+				fi.albumTitle = albumTitleOf(fi.File, r.archives)
 				done <- fi
 			}
 		}()
