@@ -43,6 +43,10 @@
 // and no fsync. Pebble's logger is silenced, and its Fatalf — which would
 // os.Exit the whole process — is turned into a panic that Open recovers into
 // an error, so a corrupt store dir yields an error, not an exit.
+// Pebble also panics on a failing write-ahead log, in places where it has
+// released its own mutex, which ends the process past any recover: a full
+// disk or a drive gone during a WAL rotation did that. walGuardFS keeps
+// WAL errors from pebble and fails the commit itself (walguard.go).
 //
 // Scratch stores (per-run spill data, written once and read back once)
 // put compactions off until L0 holds 64 tables and add a Bloom filter for

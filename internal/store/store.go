@@ -56,12 +56,19 @@ type Store struct {
 
 	brokenMu sync.Mutex
 	broken   error // a commit failed fatally: the store takes no more writes
+
+	wal *walState // WAL failures pebble was not told of (walguard.go)
 }
 
-// usable is nil until a commit failed fatally.
+// usable is nil until a commit failed fatally or a WAL failed.
 func (s *Store) usable() error {
 	s.brokenMu.Lock()
 	defer s.brokenMu.Unlock()
+	if s.broken == nil {
+		if err := s.wal.failed(); err != nil {
+			s.broken = fmt.Errorf("store %s: a write failed, the store takes no more: %w", quote.Path(s.dir), err)
+		}
+	}
 	return s.broken
 }
 
@@ -191,6 +198,10 @@ func open(dir string, opt Options) (s *Store, err error) {
 		base = vfs.Default
 	}
 	popts.FS = base
+	wal := new(walState)
+	if !opt.ReadOnly && !opt.Scratch {
+		popts.FS = walGuardFS{FS: base, state: wal}
+	}
 	if opt.ReadOnly {
 		popts.FS = unlockedFS{base}
 	}
@@ -213,11 +224,12 @@ func open(dir string, opt Options) (s *Store, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", quote.Path(dir), err)
 	}
+	wal.armed.Store(true)
 	write := pebble.Sync
 	if opt.Scratch {
 		write = pebble.NoSync
 	}
-	return &Store{db: db, dir: dir, write: write}, nil
+	return &Store{db: db, dir: dir, write: write, wal: wal}, nil
 }
 
 // tuneScratch sets up a store whose data is written once and read back
@@ -242,6 +254,9 @@ const (
 func (s *Store) Close() (err error) {
 	defer s.recoverFatal(&err)
 	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close store %s: %w", quote.Path(s.dir), err)
+	}
+	if err := s.wal.failed(); err != nil {
 		return fmt.Errorf("close store %s: %w", quote.Path(s.dir), err)
 	}
 	return nil
@@ -311,7 +326,6 @@ func iterate(it *pebble.Iterator, fn func(key, val []byte) error) (fnErr, readEr
 	return nil, it.Error()
 }
 
-// DeletePrefix removes every key starting with prefix, as one range
 // Empty reports whether no key starts with prefix.
 func (s *Store) Empty(prefix []byte) (bool, error) {
 	errFound := errors.New("found")
@@ -322,16 +336,17 @@ func (s *Store) Empty(prefix []byte) (bool, error) {
 	return err == nil, err
 }
 
+// DeletePrefix removes every key starting with prefix, as one range
 // tombstone (constant time, whatever the number of keys).
 func (s *Store) DeletePrefix(prefix []byte) error {
 	end := prefixEnd(prefix)
 	if end == nil {
 		return s.deleteFrom(prefix)
 	}
-	if err := s.db.DeleteRange(prefix, end, s.write); err != nil {
-		return fmt.Errorf("delete prefix %q in store %s: %w", prefix, quote.Path(s.dir), err)
-	}
-	return nil
+	b := s.db.NewBatch()
+	defer b.Close()
+	_ = b.DeleteRange(prefix, end, nil) // batch ops only fail on a closed batch
+	return s.commit(b, fmt.Sprintf("delete prefix %q", prefix))
 }
 
 // deleteFrom handles prefixes with no upper bound ("" or all 0xff bytes):
@@ -355,10 +370,21 @@ func (s *Store) deleteFrom(start []byte) error {
 	defer b.Close()
 	_ = b.DeleteRange(start, last, nil) // batch ops only fail on a closed batch
 	_ = b.Delete(last, nil)
-	if err := b.Commit(s.write); err != nil {
-		return fmt.Errorf("delete prefix %q in store %s: %w", start, quote.Path(s.dir), err)
+	return s.commit(b, fmt.Sprintf("delete prefix %q", start))
+}
+
+// commit is the one way a batch reaches the store: refused once a write
+// has failed, and failed when its WAL did, though pebble never heard of
+// it (walguard.go).
+func (s *Store) commit(b *pebble.Batch, what string) (err error) {
+	if err := s.usable(); err != nil {
+		return err
 	}
-	return nil
+	defer s.recoverFatal(&err)
+	if err := b.Commit(s.write); err != nil {
+		return fmt.Errorf("%s in store %s: %w", what, quote.Path(s.dir), err)
+	}
+	return s.usable()
 }
 
 // prefixEnd returns the smallest key greater than every key with prefix, or
@@ -382,15 +408,28 @@ type quietLogger struct{ dir string }
 func (quietLogger) Infof(string, ...any)  {}
 func (quietLogger) Errorf(string, ...any) {}
 func (l quietLogger) Fatalf(format string, args ...any) {
-	panic(fatalError{dir: l.dir, msg: fmt.Sprintf(format, args...)})
+	fe := fatalError{dir: l.dir, msg: fmt.Sprintf(format, args...)}
+	for _, a := range args {
+		if err, ok := a.(error); ok && fe.cause == nil {
+			fe.cause = err
+		}
+	}
+	panic(fe)
 }
 
-// fatalError is what pebble would have exited the process with.
-type fatalError struct{ dir, msg string }
+// fatalError is what pebble would have exited the process with. Its cause
+// (the first error pebble named) stays classifiable: a full disk under the
+// store is errors.Is(err, syscall.ENOSPC), as anywhere else.
+type fatalError struct {
+	dir, msg string
+	cause    error
+}
 
 func (e fatalError) Error() string {
 	return fmt.Sprintf("store %s is unusable: %s", quote.Path(e.dir), e.msg)
 }
+
+func (e fatalError) Unwrap() error { return e.cause }
 
 // unlockedFS opens a store read-only without taking its LOCK file, whose
 // creation would write to the folder: a dry run leaves the library's

@@ -55,19 +55,10 @@ func (w *Writer) Flush() (err error) {
 	if w.batch == nil {
 		return nil
 	}
-	if err := w.s.usable(); err != nil {
-		w.batch.Close()
-		w.batch, w.pending = nil, 0
-		return err
-	}
 	b := w.batch
 	w.batch, w.pending = nil, 0
 	defer b.Close()
-	defer w.s.recoverFatal(&err)
-	if err := b.Commit(w.s.write); err != nil {
-		return fmt.Errorf("commit to store %s: %w", quote.Path(w.s.dir), err)
-	}
-	return nil
+	return w.s.commit(b, "commit")
 }
 
 func (w *Writer) current() *pebble.Batch {
