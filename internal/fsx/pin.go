@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -30,6 +31,12 @@ func Pin(fsys FS, roots ...*Root) FS {
 	}
 	if l, ok := fsys.(layer); ok {
 		return l.withBase(Pin(l.under(), live...))
+	}
+	if p, ok := fsys.(*pinned); ok {
+		// One pinned over another would open the inner one's rewritten
+		// paths by name: a file so opened is named /proc/self/fd/N/...
+		// in every error it gives. One pinned holds all the roots.
+		return &pinned{base: p.base, roots: append(slices.Clone(p.roots), live...), direct: p.direct}
 	}
 	return &pinned{base: fsys, roots: live, direct: fsys == OS}
 }

@@ -3,8 +3,10 @@ package fsx
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/shoebox-photos/shoebox/internal/quote"
 )
@@ -14,17 +16,41 @@ import (
 // unmounted or pulled, or the folder was moved away.
 var ErrGone = errors.New("the drive went away")
 
-// GoneError says which root went away. It wraps ErrGone.
+// GoneError says which root went away, or stopped answering. It wraps
+// ErrGone, and Cause when there is one.
 type GoneError struct {
 	Root  string // the folder as the run named it
 	Mount string // the mount point of its drive, as seen when it was opened
+	// Cause is nil when the root's name no longer leads to its folder;
+	// else the error its drive answered with (EIO from a failing disk,
+	// EROFS from one the system made read-only): the drive is still
+	// there, but cannot be used.
+	Cause error
 }
 
 func (e *GoneError) Error() string {
+	if e.Cause != nil {
+		return fmt.Sprintf("the drive at %s fails (%s: %v)", quote.Path(e.Mount), quote.Path(e.Root), errnoOf(e.Cause))
+	}
 	return fmt.Sprintf("the drive at %s went away (%s is no longer the folder the run started with)", quote.Path(e.Mount), quote.Path(e.Root))
 }
 
-func (e *GoneError) Unwrap() error { return ErrGone }
+func (e *GoneError) Unwrap() []error {
+	if e.Cause != nil {
+		return []error{ErrGone, e.Cause}
+	}
+	return []error{ErrGone}
+}
+
+// errnoOf is err's bare errno where it has one ("input/output error"),
+// without the operation and path that the message says already.
+func errnoOf(err error) error {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return errno
+	}
+	return err
+}
 
 // Root is a folder a run writes under (the library, the backup folder),
 // opened once when the run starts and held open until it ends.
@@ -79,13 +105,25 @@ func (r *Root) Name() string { return r.name }
 func (r *Root) Mount() string { return r.mount }
 
 // Present returns nil while the root's name still leads to the folder
-// that was opened, else a *GoneError.
+// that was opened, else a *GoneError: its Cause is the error of a drive
+// that answers the look with an I/O error (a disk failing) rather than
+// with what is at the name.
 func (r *Root) Present() error {
 	st, err := os.Stat(r.name)
 	if err == nil && os.SameFile(st, r.info) {
 		return nil
 	}
-	return &GoneError{Root: r.name, Mount: r.mount}
+	g := &GoneError{Root: r.name, Mount: r.mount}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+		g.Cause = err
+	}
+	return g
+}
+
+// Failed is a *GoneError for a drive that is still there but failing:
+// the root's drive answered an operation with cause (EIO, EROFS).
+func (r *Root) Failed(cause error) *GoneError {
+	return &GoneError{Root: r.name, Mount: r.mount, Cause: cause}
 }
 
 // Close releases the folder (and with it a drive unmounted lazily meanwhile).

@@ -78,3 +78,42 @@ func TestPinnedRootIsNeverReplacedByItsName(t *testing.T) {
 		t.Errorf("error of a pinned lstat: %v, want the caller's path", err)
 	}
 }
+
+// Two roots pinned one after the other (the library, then the backup
+// folder) are one pinned FS: a file opened under the second is named as
+// the caller named it, never by the first's rewritten /proc/self/fd path,
+// in its Name and in the errors it gives.
+func TestPinTwiceNamesFilesAsTheCallerDid(t *testing.T) {
+	dir := t.TempDir()
+	var roots []*Root
+	for _, n := range []string{"lib", "bak"} {
+		if err := os.Mkdir(filepath.Join(dir, n), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		r, err := OpenRoot(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		roots = append(roots, r)
+	}
+	for _, fsys := range []FS{Pin(Pin(OS, roots[0]), roots[1]), Pin(Pin(NewFaults(OS), roots[0]), roots[1])} {
+		for _, n := range []string{"lib", "bak"} {
+			name := filepath.Join(dir, n, "IMG_1.JPG")
+			f, err := fsys.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Name() != name {
+				t.Errorf("opened as %s, named %s", name, f.Name())
+			}
+			f.Close()
+			if _, err := f.Write([]byte("x")); err == nil || !strings.Contains(err.Error(), name) || strings.Contains(err.Error(), "/proc/") {
+				t.Errorf("a write to the closed %s: %v, want its error to name it", name, err)
+			}
+			if err := fsys.Remove(name); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

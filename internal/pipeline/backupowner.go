@@ -81,6 +81,13 @@ func (r *Run) claimBackup() error {
 		if !errors.Is(err, fs.ErrExist) {
 			return err
 		}
+		// The record is read by name, written through the open folder:
+		// a drive pulled between the two shows none by name, while the
+		// one written is on the drive. That is the drive gone, not
+		// another library racing this one.
+		if err := r.rootsPresent(); err != nil {
+			return err
+		}
 	}
 	return fmt.Errorf("%w: backup folder %s: its record of whose backup it is, %s, keeps changing: is another library using it?", ErrConfig, quote.Path(r.backup), quote.Path(marker))
 }
@@ -94,6 +101,8 @@ func (r *Run) checkBackupOwner(id, marker string) (write, first bool, err error)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return true, true, nil
+	case err != nil && r.asDriveStop(err) != err:
+		return false, false, r.asDriveStop(err) // the drive fails, not the record
 	case err != nil:
 		return false, false, fmt.Errorf("%w: backup folder %s: its record of whose backup it is, %s, cannot be read (%v); if the folder is this library's backup, remove that file and run again",
 			ErrConfig, quote.Path(r.backup), quote.Path(marker), err)

@@ -248,14 +248,17 @@ func Open(cfg Config) (*Run, error) {
 		r.cfg.UnknownDir = "unknown"
 	}
 	if err := r.openStores(); err != nil {
+		err = r.asDriveStop(err)
 		r.Close()
 		return nil, err
 	}
 	if err := r.recoverInterrupted(); err != nil {
+		err = r.asDriveStop(err)
 		r.Close()
 		return nil, err
 	}
 	if err := r.claimBackup(); err != nil {
+		err = r.asDriveStop(err)
 		r.Close()
 		return nil, err
 	}
@@ -417,6 +420,7 @@ func (r *Run) openIndex() error {
 		h, err = r.copyLibraryIndex(StateDir(r.dest), warn)
 	} else if err = r.rootsPresent(); err == nil {
 		h, err = openLibraryIndex(StateDir(r.dest), warn)
+		err = r.asDriveStop(err)
 	}
 	if err != nil {
 		return err

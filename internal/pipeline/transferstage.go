@@ -83,6 +83,9 @@ func (r *Run) Transfer(ctx context.Context) error {
 	n, ferr := r.collect(results)
 	rerr := <-readErr
 	r.accountUnread(n)
+	if gone := r.exec.DriveFault(ferr); gone != nil {
+		r.stopFor(gone) // making the files durable met the failing drive: the same one message
+	}
 	r.checkDrives()
 	if r.cfg.DeleteDuplicates && firstErr(r.stopped, rerr, ferr, outer.Err()) == nil {
 		r.begin("transfer", "removing the sources that duplicate a file now in the library", 0, 0)
@@ -257,7 +260,13 @@ type stagedOp struct {
 }
 
 // groupState is what a group's photo needs to know of its companions.
-type groupState struct{ failedCompanion string }
+type groupState struct {
+	failedCompanion string
+	// leftForDrive: that companion was left on the card because the
+	// library's or the backup's drive went away or failed; the photo is
+	// left with it, not attempted, as every file after it is.
+	leftForDrive bool
+}
 
 // stageGroup starts one group in order, companions first. A photo whose
 // companion failed is not transferred (and reported failed): it stays with
@@ -273,6 +282,8 @@ func (b *batch) stageGroup(ctx context.Context, group []opRecord) {
 	for _, o := range group {
 		switch {
 		case ctx.Err() != nil:
+			b.results <- opResult{op: o, skipped: true}
+		case !o.Companion && g.leftForDrive:
 			b.results <- opResult{op: o, skipped: true}
 		case !o.Companion && g.failedCompanion != "":
 			b.results <- opResult{op: o, res: transfer.Result{Err: r.staysWithCompanion(o, g)}}
@@ -341,18 +352,30 @@ func (b *batch) publish() {
 
 // done hands one finished op to the collector.
 func (b *batch) done(o opRecord, g *groupState, res transfer.Result) {
+	if res.Err != nil && !res.Landed && !o.Companion && g.leftForDrive {
+		// Discarded to stay with its companion, which the drive's
+		// failure left on the card: the run's one message covers both.
+		b.results <- opResult{op: o, skipped: true}
+		return
+	}
 	if res.Err != nil {
 		// Decided here, not when the result is counted: by then
 		// every worker would have failed a queue's worth more.
-		b.r.stopFor(res.Err)
-		if gone := b.r.exec.Gone(); gone != nil {
-			// The file failed because its drive went away (or as it
-			// did): it is untouched on the card, like the files after
-			// it, and the run's one message says so for all of them.
+		gone := b.r.exec.DriveFault(res.Err)
+		if gone == nil {
+			gone = b.r.exec.Gone()
+		}
+		if gone == nil {
+			b.r.stopFor(res.Err)
+		} else {
+			// The file failed because its drive went away or failed
+			// (or as it did): it is untouched on the card, like the
+			// files after it, and the run's one message says so for
+			// all of them.
 			b.r.stopFor(gone)
 			if !res.Landed {
 				if o.Companion && g.failedCompanion == "" {
-					g.failedCompanion = o.Src
+					g.failedCompanion, g.leftForDrive = o.Src, true
 				}
 				b.results <- opResult{op: o, skipped: true}
 				return
@@ -383,12 +406,14 @@ type opResult struct {
 var ErrStopped = errors.New("stopped")
 
 // ErrDriveGone is returned when the transfer stopped because the drive
-// of the library or of the backup folder went away during the run.
-var ErrDriveGone = errors.New("a drive went away")
+// of the library or of the backup folder went away during the run, or
+// failed (I/O errors, or made read-only by the system).
+var ErrDriveGone = errors.New("a drive went away or failed")
 
 // driveGoneStop is the one message of a run whose library or backup drive
-// went away: how many files are safe, and that the rest were left alone.
-// Its counts are filled in once the files in flight are finished.
+// went away or failed: how many files are safe, and that the rest were
+// left alone. Its counts are filled in once the files in flight are
+// finished.
 type driveGoneStop struct {
 	gone   *transfer.DriveGoneError
 	safe   int64
@@ -400,8 +425,13 @@ func (e *driveGoneStop) Error() string {
 	if e.backup {
 		where = "are safe in both places"
 	}
-	return fmt.Sprintf("stopped: the %s drive at %s went away after %d files; %d %s, the rest are untouched on the card; run the same command again when it is back",
-		e.gone.What, quote.Path(e.gone.Mount), e.safe, e.safe, where)
+	then := "run the same command again when it is back"
+	if e.gone.Cause != nil {
+		// A drive that fails is still plugged in: what to do is check it.
+		then = "check the drive (its cable, and a disk check: the system makes a drive read-only after an error on it), then run the same command again"
+	}
+	return fmt.Sprintf("stopped: the %s drive at %s %s after %d files; %d %s, the rest are untouched on the card; %s",
+		e.gone.What, quote.Path(e.gone.Mount), e.gone.Happened(), e.safe, e.safe, where, then)
 }
 
 func (e *driveGoneStop) Is(target error) bool { return target == ErrStopped || target == ErrDriveGone }
@@ -621,12 +651,36 @@ func (r *Run) rootsPresent() error {
 	return nil
 }
 
+// asDriveStop makes an error of the library's or the backup's drive met
+// before the transfer (writing the library's identity or state folder,
+// the backup's record) the run's one stop message naming the drive: EIO
+// or EROFS on a path under either. Any other error is returned as is.
+func (r *Run) asDriveStop(err error) error {
+	for _, nr := range []struct {
+		what string
+		root *fsx.Root
+	}{{"library", r.libRoot}, {"backup", r.bakRoot}} {
+		if g := transfer.RootFault(err, nr.what, nr.root); g != nil {
+			return &driveGoneStop{gone: g, backup: r.backup != ""}
+		}
+	}
+	return err
+}
+
 // closeExecutor closes the journal with the run's outcome: how it ended
 // (stop is what stopped it, nil for a run that went to its end) and the
 // summary's counts, which shoebox log shows; then the roots.
 func (r *Run) closeExecutor(stop error) error {
 	var errs []error
-	if r.jw != nil {
+	switch {
+	case r.jw == nil:
+	case r.exec != nil && r.exec.TempsKept() > 0:
+		// Temps that a failing drive would not let go of are named by
+		// the Intents left open: left unfinished, the journal is the
+		// next run's to recover, and that removes them.
+		errs = append(errs, r.jw.CloseUnfinished())
+		r.jw = nil
+	default:
 		errs = append(errs, r.jw.CloseWith(r.outcome(stop)))
 		r.jw = nil
 	}

@@ -48,6 +48,11 @@ func (r *run) journalFinal(state journal.State, cause error) error {
 	if !r.journaled || r.finished {
 		return nil
 	}
+	if state == journal.Failed && r.tempKept {
+		// Its temp is still there: the Intent stays open, naming it,
+		// so that the next run's recovery removes it (see removeTemp).
+		return nil
+	}
 	r.finished = true
 	e := r.entry(state)
 	if cause != nil {

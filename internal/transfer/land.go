@@ -203,7 +203,12 @@ func (r *run) verifyTemp() error {
 // removeTemp deletes the temp after a failure (closing it first if it is
 // still open). Its own failure is not reported over the original error; a
 // temp left so keeps its name taken (it is never mistaken for a free name)
-// and is named in the journal's Intent for this op.
+// and is named in the journal's Intent for this op, which is then left
+// open (no Failed record; journalFinal): the executor counts it
+// (TempsKept), the run leaves its journal unfinished, and the next run's
+// recovery removes the temps of the Intents left open, as after a kill.
+// A drive that fails (EIO, read-only) refuses the removal too; once it
+// works again the same command cleans up.
 func (r *run) removeTemp() {
 	if r.bak != nil && !r.bak.res.Landed && !r.bak.kept {
 		r.bak.removeTemp()
@@ -212,8 +217,26 @@ func (r *run) removeTemp() {
 		r.tmpFile.Close()
 		r.tmpFile = nil
 	}
-	if err := r.e.fs.Remove(r.tmp); err == nil {
+	err := r.e.fs.Remove(r.tmp)
+	switch {
+	case err == nil:
 		r.record("remove %s", r.tmpName())
+		r.keepTemp(false)
+	case !errors.Is(err, fs.ErrNotExist):
+		r.keepTemp(true)
+	}
+}
+
+// keepTemp notes whether the op's temp is left behind.
+func (r *run) keepTemp(kept bool) {
+	if r.tempKept == kept || r.e.dryRun {
+		return
+	}
+	r.tempKept = kept
+	if kept {
+		r.e.tempsKept.Add(1)
+	} else {
+		r.e.tempsKept.Add(-1)
 	}
 }
 

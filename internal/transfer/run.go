@@ -27,6 +27,7 @@ type run struct {
 	tmp       string // temp path for copy-like modes, chosen up front for the journal
 	journaled bool   // an Intent was appended, so a final record is owed
 	finished  bool   // the final record was appended
+	tempKept  bool   // the temp could not be removed (its drive failing): see removeTemp
 
 	tmpFile        fsx.File    // the written temp, open until syncTemp makes it durable
 	sum            *digest.Sum // what was written to it, when hashed (Options.Hash)

@@ -10,10 +10,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/digest"
@@ -110,6 +113,8 @@ type Options struct {
 
 // Executor performs Ops. It is safe for concurrent use.
 type Executor struct {
+	tempsKept atomic.Int64 // temps that a failure could not remove (removeTemp)
+
 	fs      fsx.FS
 	dryRun  bool
 	verify  bool
@@ -163,20 +168,44 @@ type namedRoot struct {
 }
 
 // DriveGoneError says that the drive of the library or of the backup
-// folder went away during the run. It wraps fsx.ErrGone.
+// folder went away during the run, or is there but failing: every
+// operation answered with an I/O error, or every write refused as the
+// system made it read-only (the embedded GoneError's Cause). It wraps
+// fsx.ErrGone, and the cause.
 type DriveGoneError struct {
 	What string // "library" or "backup"
 	*fsx.GoneError
 }
 
 func (e *DriveGoneError) Error() string {
-	return fmt.Sprintf("the %s drive at %s went away", e.What, quote.Path(e.Mount))
+	return fmt.Sprintf("the %s drive at %s %s", e.What, quote.Path(e.Mount), e.Happened())
+}
+
+// Happened says what became of the drive: "went away", "became
+// read-only", "failed with an I/O error (...)".
+func (e *DriveGoneError) Happened() string {
+	switch {
+	case e.Cause == nil:
+		return "went away"
+	case errors.Is(e.Cause, syscall.EROFS):
+		return "became read-only"
+	case errors.Is(e.Cause, syscall.EIO):
+		return "failed with an I/O error"
+	}
+	return fmt.Sprintf("failed (%v)", e.Cause)
 }
 
 func (e *DriveGoneError) Unwrap() error { return e.GoneError }
 
+// TempsKept is how many temps a failure left behind because they could
+// not be removed (their drive failing): their journal Intents are left
+// open, so the run must leave its journal unfinished (CloseUnfinished) for
+// the next run's recovery to remove them.
+func (e *Executor) TempsKept() int64 { return e.tempsKept.Load() }
+
 // Gone reports, between files, whether the library's or the backup's
-// drive went away since the run opened them: nil while both are there.
+// drive went away since the run opened them, or fails to answer: nil
+// while both are there.
 func (e *Executor) Gone() *DriveGoneError {
 	for _, nr := range e.roots {
 		if err := nr.root.Present(); err != nil {
@@ -186,6 +215,92 @@ func (e *Executor) Gone() *DriveGoneError {
 		}
 	}
 	return nil
+}
+
+// DriveFault tells whether err, the error of an operation, is the
+// library's or the backup's drive failing rather than this one file: the
+// drive went away, or an operation on a path under one of them (never a
+// source's) failed with EROFS, which every later file would meet too, or
+// with EIO while the drive no longer shows its root folder either. It
+// returns nil for any other error (an EIO on one file of a drive that
+// answers otherwise fails that file alone).
+func (e *Executor) DriveFault(err error) *DriveGoneError {
+	if err == nil {
+		return nil
+	}
+	if g := (*DriveGoneError)(nil); errors.As(err, &g) {
+		return g
+	}
+	for _, nr := range e.roots {
+		if g := RootFault(err, nr.what, nr.root); g != nil {
+			return g
+		}
+	}
+	return nil
+}
+
+// RootFault is DriveFault for one root, named what ("library",
+// "backup"): for the errors met before the executor exists (the
+// library's state folder, the backup's record).
+func RootFault(err error, what string, root *fsx.Root) *DriveGoneError {
+	if err == nil || root == nil {
+		return nil
+	}
+	var cause syscall.Errno
+	for _, errno := range []syscall.Errno{syscall.EIO, syscall.EROFS} {
+		if errors.Is(err, errno) {
+			cause = errno
+		}
+	}
+	if cause == 0 {
+		return nil
+	}
+	for _, p := range errPaths(err) {
+		if name := root.Name(); p != name && !strings.HasPrefix(p, name+string(filepath.Separator)) {
+			continue
+		}
+		if cause == syscall.EROFS {
+			return &DriveGoneError{What: what, GoneError: root.Failed(cause)}
+		}
+		// One I/O error may be one bad spot (that file fails alone); a
+		// drive that also fails to show its root folder is failing.
+		var g *fsx.GoneError
+		if errors.As(root.Present(), &g) {
+			if g.Cause == nil {
+				g.Cause = cause
+			}
+			return &DriveGoneError{What: what, GoneError: g}
+		}
+		return nil
+	}
+	return nil
+}
+
+// errPaths lists the paths that the path and link errors in err's tree
+// name: where the operations that failed were made.
+func errPaths(err error) []string {
+	var out []string
+	var walk func(error)
+	walk = func(err error) {
+		switch x := err.(type) {
+		case nil:
+			return
+		case *fs.PathError:
+			out = append(out, filepath.Clean(x.Path))
+		case *os.LinkError:
+			out = append(out, filepath.Clean(x.Old), filepath.Clean(x.New))
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			walk(u.Unwrap())
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				walk(e)
+			}
+		}
+	}
+	walk(err)
+	return out
 }
 
 // Do carries out op and reports the outcome. A copy is a batch of one:

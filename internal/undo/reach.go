@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"syscall"
 
 	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/quote"
@@ -51,16 +52,23 @@ func (u *undoer) outOfReach(e journal.Entry) (transfer.Reversal, bool) {
 	if e.Dst == "" || inside(u.dest, e.Dst) {
 		return transfer.Reversal{}, false
 	}
+	what := "backup copy"
+	if e.Action == journal.Mkdir {
+		what = "backup folder"
+	}
+	if _, err := u.opt.FS.Lstat(e.Dst); errors.Is(err, syscall.EIO) {
+		// A backup drive that fails is as out of reach as one unplugged:
+		// the same unfinished undo, finished by undo again.
+		err := fmt.Errorf("%w %s %s: its drive answers with an I/O error (is the backup drive failing? check it and its cable)",
+			ErrUnreachable, what, quote.Path(e.Dst))
+		return transfer.Reversal{Entry: e, Err: err}, true
+	}
 	if _, ok := slices.BinarySearch(u.removedBefore, pathKey(e.Dst)); ok {
 		return transfer.Reversal{}, false
 	}
 	folder := filepath.Dir(e.Dst)
 	if !u.missing(e.Dst) || !u.missing(folder) {
 		return transfer.Reversal{}, false
-	}
-	what := "backup copy"
-	if e.Action == journal.Mkdir {
-		what = "backup folder"
 	}
 	err := fmt.Errorf("%w %s %s: neither it nor its folder %s is there (is the backup drive connected?)",
 		ErrUnreachable, what, quote.Path(e.Dst), quote.Path(folder))

@@ -253,8 +253,13 @@ func (u *undoer) libraryGone() error {
 	if !errors.As(err, &gone) {
 		return nil
 	}
-	return fmt.Errorf("undo of run %s is incomplete: the library drive at %s went away after %d files were reverted; connect it and run shoebox undo again to finish: %w",
-		u.run.Header.RunID, quote.Path(gone.Mount), u.st.Reverted, fsx.ErrGone)
+	happened, then := "went away", "connect it"
+	if gone.Cause != nil {
+		// Still there, but its root folder answers with an error (EIO).
+		happened, then = fmt.Sprintf("fails (%v)", gone.Cause), "check it and its cable"
+	}
+	return fmt.Errorf("undo of run %s is incomplete: the library drive at %s %s after %d files were reverted; %s and run shoebox undo again to finish: %w",
+		u.run.Header.RunID, quote.Path(gone.Mount), happened, u.st.Reverted, then, fsx.ErrGone)
 }
 
 func (u *undoer) open() error {
