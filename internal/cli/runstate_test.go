@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/store"
 )
@@ -100,6 +101,7 @@ func libraryPhotos(t *testing.T, lib string) int {
 // and the run that resumed it as such; one undo reverses both, and log
 // then calls both undone.
 func TestLogAndUndoOfAnInterruptedRun(t *testing.T) {
+	fsxtest.SkipSlowUnderWine(t, "log and undo of 600 files over three runs")
 	root := t.TempDir()
 	cardDir, lib := filepath.Join(root, "card"), filepath.Join(root, "lib")
 	const n = 600 // more than one batch of landed files (flushEvery)
@@ -202,6 +204,7 @@ func TestLogCountsFiles(t *testing.T) {
 // leaves some files out: not the same work) is not one job with it: undo reverses the resume and says that the
 // stopped run before it is not undone and how to undo it.
 func TestUndoSaysHowToUndoAStoppedRunResumedOtherwise(t *testing.T) {
+	fsxtest.SkipSlowUnderWine(t, "undo's advice after three runs of 600 files")
 	root := t.TempDir()
 	cardDir, lib := filepath.Join(root, "card"), filepath.Join(root, "lib")
 	writeShots(t, cardDir, "IMG", 600)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 )
 
 // TestCorpusLandsInExifToolsDateFolder sorts the real camera corpus and
@@ -18,6 +19,7 @@ import (
 // is the product's choice and is said for each file; another day is a
 // wrong date, and may be at most 0.5% of the dated files.
 func TestCorpusLandsInExifToolsDateFolder(t *testing.T) {
+	fsxtest.SkipSlowUnderWine(t, "a sort of the shared corpus")
 	corpus := fixture.CorpusDir(t)
 	dst := filepath.Join(t.TempDir(), "lib")
 	srcs := []string{filepath.Join(corpus, "digicam"), filepath.Join(corpus, "exif-samples"), filepath.Join(corpus, "exiftool-images")}
@@ -95,6 +97,7 @@ func TestCorpusLandsInExifToolsDateFolder(t *testing.T) {
 // TestFuzzedFilesSortWithoutHarm runs every corpus file that once crashed
 // or hung a metadata parser through a dry run.
 func TestFuzzedFilesSortWithoutHarm(t *testing.T) {
+	fsxtest.SkipSlowUnderWine(t, "a sort of the hostile corpus")
 	corpus := fixture.CorpusDir(t)
 	srcs := []string{filepath.Join(corpus, "fuzzed"), filepath.Join(corpus, "hangs")}
 	done := make(chan Summary, 1)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/shoebox-photos/shoebox/internal/fixture"
+	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 )
 
 // TestCorpusZippedLandsAsExtracted sorts the real camera corpus twice: from
@@ -19,6 +20,7 @@ import (
 // held to ExifTool by TestCorpusLandsInExifToolsDateFolder; so, through it,
 // is the zip. Every difference is listed.
 func TestCorpusZippedLandsAsExtracted(t *testing.T) {
+	fsxtest.SkipSlowUnderWine(t, "two sorts of the shared corpus")
 	if testing.Short() {
 		t.Skip("sorts the corpus twice: not in -short")
 	}

@@ -638,6 +638,7 @@ func TestDamagedFilesNeverCrashTheRun(t *testing.T) {
 // TestDamagedCorpusFilesNeverCrashTheRun does the same with real camera
 // files from the shared corpus.
 func TestDamagedCorpusFilesNeverCrashTheRun(t *testing.T) {
+	fsxtest.SkipSlowUnderWine(t, "a sort of the damaged corpus")
 	corpus := fixture.CorpusDir(t)
 	c := newRelCase(t, nil)
 	if err := os.MkdirAll(c.src, 0o755); err != nil {
@@ -681,6 +682,7 @@ func checkDamagedRun(t *testing.T, c *relCase) {
 // TestHostileCorpusDryRunStaysBounded runs every fuzzer-found and
 // parser-hanging file through a dry run, watching the heap.
 func TestHostileCorpusDryRunStaysBounded(t *testing.T) {
+	fsxtest.SkipSlowUnderWine(t, "a dry run over the hostile corpus")
 	corpus := fixture.CorpusDir(t)
 	rec := &recorder{}
 	cfg := relConfig([]string{filepath.Join(corpus, "fuzzed"), filepath.Join(corpus, "hangs")}, filepath.Join(t.TempDir(), "lib"), rec)
