@@ -150,7 +150,7 @@ func chaosSeeds(t *testing.T) []uint64 {
 		}
 		return []uint64{seed}
 	}
-	if underWineQuick() {
+	if fsxtest.WineQuick() {
 		// The first regression seed (copy --backup, crash after the 6th
 		// rename, undo killed part way, re-run) and a move killed after a
 		// delay: one seed takes half a minute to two minutes under Wine;

@@ -217,7 +217,7 @@ func TestKillAndRerun(t *testing.T) {
 	master := makeSources(t, filepath.Join(t.TempDir(), "master"))
 	fullRun := timeFullRun(t, master)
 	iterations := 25
-	if underWineQuick() {
+	if fsxtest.WineQuick() {
 		// Two kills after a delay (TestChaos adds a crash point): each
 		// iteration takes ~40 s under Wine; SHOEBOX_WINE_FULL=1 runs all 25.
 		iterations = 2

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"testing"
 
 	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
@@ -15,7 +14,7 @@ import (
 // independent and runs on Linux every time.
 func slowUnderWine(t *testing.T) {
 	t.Helper()
-	if fsxtest.UnderWine() && os.Getenv("SHOEBOX_WINE_FULL") != "1" {
+	if fsxtest.WineQuick() {
 		t.Skip("the shared corpus takes minutes under Wine: run with SHOEBOX_WINE_FULL=1")
 	}
 }
