@@ -10,11 +10,14 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/digest"
 	"github.com/shoebox-photos/shoebox/internal/importlog"
+	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/meta"
 	"github.com/shoebox-photos/shoebox/internal/quote"
+	"github.com/shoebox-photos/shoebox/internal/recovery"
 	"github.com/shoebox-photos/shoebox/internal/scan"
 	"github.com/shoebox-photos/shoebox/internal/storage"
 	"github.com/shoebox-photos/shoebox/internal/store"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
 )
 
 // The import history (internal/importlog) lets a re-run recognise what it
@@ -64,6 +67,23 @@ func (r *Run) openImports() {
 	if r.imports != nil {
 		empty, err := r.imports.Empty()
 		r.recallOn = err == nil && !empty
+	}
+}
+
+// followInterruptedMoves moves the history entries after the library
+// files that runs which did not finish moved within the library before
+// they could record it (see movedWithinLibrary): a kill between a move
+// and its record leaves them naming the old place.
+func (r *Run) followInterruptedMoves() {
+	if r.remember == nil {
+		return
+	}
+	pairs, err := recovery.MovesWithin(r.dest, func(journal.Summary) bool { return true })
+	if err == nil && len(pairs) > 0 {
+		_, err = r.imports.Relocate(pairsOf(pairs))
+	}
+	if err != nil {
+		r.emit(Event{Type: "warning", Stage: "plan", Reason: fmt.Sprintf("could not move the import history after the files an interrupted run moved in the library (%v): shoebox check may call them missing", err)})
 	}
 }
 
@@ -325,6 +345,13 @@ func (r *Run) rememberImport(src importSource, libPath string, sum *digest.Sum, 
 	if err != nil || !filepath.IsLocal(rel) {
 		return
 	}
+	if from, ok := r.movedWithinLibrary(src.path, durable); ok {
+		// The history follows the file, as relayout's does: the landing
+		// that put it at from now names rel, so check finds it there and
+		// a re-run from its first source still knows it.
+		r.pendingFollows = append(r.pendingFollows, [2]string{from, filepath.ToSlash(rel)})
+		return
+	}
 	libDev, libIno, libCTime := importlog.Identity(libPath, info)
 	srcCTime := ctimeNanos(src.ctime)
 	if libDev == src.dev && libIno == src.ino {
@@ -344,6 +371,36 @@ func (r *Run) rememberImport(src importSource, libPath string, sum *digest.Sum, 
 	}
 	if durable && len(r.pendingImports) >= rememberBatch {
 		r.commitImports()
+	}
+}
+
+// movedWithinLibrary reports whether a transferred source is a library
+// file the history knows, moved to another place in the same library (a
+// sort of the library's own folder with --mode move), and returns its
+// library path. Such a file is not a new import: its landing moves with it.
+// A file the history does not know there (one put in the library by hand)
+// is recorded as any other source.
+func (r *Run) movedWithinLibrary(src string, durable bool) (string, bool) {
+	if durable || r.cfg.Mode != transfer.Move {
+		return "", false
+	}
+	rel, err := filepath.Rel(r.dest, src)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	from := filepath.ToSlash(rel)
+	known, err := r.imports.Knows(from)
+	return from, err == nil && known
+}
+
+// pairsOf yields each (from, to) pair.
+func pairsOf(pairs [][2]string) func(yield func(string, string) bool) {
+	return func(yield func(string, string) bool) {
+		for _, p := range pairs {
+			if !yield(p[0], p[1]) {
+				return
+			}
+		}
 	}
 }
 
@@ -377,7 +434,7 @@ func infoSource(fi fileInfo) importSource {
 // harmless (the next run finds those files by content and records them),
 // so a failure is a warning.
 func (r *Run) commitImports() {
-	if r.remember == nil || len(r.pendingImports) == 0 {
+	if r.remember == nil || len(r.pendingImports)+len(r.pendingFollows) == 0 {
 		return
 	}
 	var err error
@@ -390,6 +447,10 @@ func (r *Run) commitImports() {
 	if cerr := r.remember.Commit(); err == nil {
 		err = cerr
 	}
+	if err == nil && len(r.pendingFollows) > 0 {
+		_, err = r.imports.Relocate(pairsOf(r.pendingFollows))
+	}
+	r.pendingFollows = r.pendingFollows[:0]
 	if err != nil {
 		r.emit(Event{Type: "warning", Stage: "transfer", Reason: fmt.Sprintf("could not record imports in the library's history (%v): the next run compares those files by content", err)})
 		// The history lives in the library: if it is full (or read-only),

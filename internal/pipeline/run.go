@@ -120,6 +120,7 @@ type Run struct {
 	imports         *importlog.Log          // the library's import history; nil when unusable
 	remember        *importlog.Recorder     // writes to it; nil in dry runs
 	pendingImports  []importlog.Entry       // landed files waiting for the executor's Flush
+	pendingFollows  [][2]string             // library files moved within it (from, to), waiting likewise
 	recallOn        bool                    // the history has entries: the scan files sources by identity
 	sourceSums      bool                    // dedup kept some source's hash (keySum) for the library index
 	renumbering     map[string]bool         // source root → its filesystem numbers inodes afresh (recall.go)
@@ -178,6 +179,7 @@ func (r *Run) recoverInterrupted() error {
 	if err != nil {
 		return fmt.Errorf("finish the interrupted run in %s: %w", quote.Path(r.dest), err)
 	}
+	r.followInterruptedMoves()
 	return nil
 }
 

@@ -1,11 +1,7 @@
 package relayout
 
 import (
-	"os"
-	"path/filepath"
-
 	"github.com/shoebox-photos/shoebox/internal/importlog"
-	"github.com/shoebox-photos/shoebox/internal/journal"
 	"github.com/shoebox-photos/shoebox/internal/recovery"
 )
 
@@ -16,28 +12,9 @@ import (
 // moved are left as they are, so it can run any number of times. Called
 // after recovery, under the lock.
 func resume(lib string, hist *importlog.Log) (int, error) {
-	h, err := recovery.LoadHistory(recovery.JournalDir(lib))
-	if err != nil {
+	pairs, err := recovery.MovesWithin(lib, recovery.IsRelayout)
+	if err != nil || len(pairs) == 0 {
 		return 0, err
-	}
-	var pairs [][2]string
-	for _, run := range h.Runs {
-		if !recovery.IsRelayout(run) || recovery.Finished(run) || h.Undone[run.Header.RunID] {
-			continue
-		}
-		for _, path := range h.JournalsOf(run) {
-			if _, err := journal.Read(path, func(e journal.Entry) error {
-				if e.State == journal.Done && e.Action == journal.Move && gone(e.Src) && there(e.Dst) {
-					pairs = append(pairs, [2]string{rel(lib, e.Src), rel(lib, e.Dst)})
-				}
-				return nil
-			}); err != nil {
-				return 0, err
-			}
-		}
-	}
-	if len(pairs) == 0 {
-		return 0, nil
 	}
 	return hist.Relocate(func(yield func(string, string) bool) {
 		for _, p := range pairs {
@@ -46,14 +23,4 @@ func resume(lib string, hist *importlog.Log) (int, error) {
 			}
 		}
 	})
-}
-
-func gone(p string) bool {
-	_, err := os.Lstat(filepath.Clean(p))
-	return os.IsNotExist(err)
-}
-
-func there(p string) bool {
-	_, err := os.Lstat(filepath.Clean(p))
-	return err == nil
 }

@@ -36,9 +36,14 @@ func (u *undoer) forgetImports(sp *spill) {
 	defer l.Close()
 	errStop := errors.New("stop")
 	var walkErr error
+	var within [][2]string // library files the run moved within the library: (new, old)
 	_, err = l.Forget(func(yield func(string) bool) {
 		walkErr = sp.each(func(e journal.Entry) error {
 			if !recovery.IsTransfer(e.Action) {
+				return nil
+			}
+			if from, to, ok := u.movedBack(e); ok {
+				within = append(within, [2]string{from, to})
 				return nil
 			}
 			rel, err := filepath.Rel(u.dest, e.Dst)
@@ -54,9 +59,28 @@ func (u *undoer) forgetImports(sp *spill) {
 	if err == nil && walkErr != nil && !errors.Is(walkErr, errStop) {
 		err = walkErr
 	}
+	if err == nil && len(within) > 0 {
+		// Their landings followed them (the sort's movedWithinLibrary):
+		// they go back with them, as a relayout's do.
+		_, err = l.Relocate(func(yield func(string, string) bool) {
+			for _, p := range within {
+				if !yield(p[0], p[1]) {
+					return
+				}
+			}
+		})
+	}
 	if err != nil {
 		u.warn(fmt.Sprintf("could not update the import history (%v): a sort may call this run's files imported before; use --reimport", err))
 	}
+}
+
+// movedBack returns, for a journaled move from one place in the library
+// to another, the places (new, old) its history entry goes between when
+// the move is undone.
+func (u *undoer) movedBack(e journal.Entry) (from, to string, ok bool) {
+	to, from, ok = recovery.MoveWithin(u.dest, e)
+	return from, to, ok
 }
 
 // warn reports a problem that does not stop the undo.
@@ -78,15 +102,11 @@ func (u *undoer) moveImportsBack(state string, sp *spill) {
 	var walkErr error
 	_, err = l.Relocate(func(yield func(string, string) bool) {
 		walkErr = sp.each(func(e journal.Entry) error {
-			if e.Action != journal.Move {
+			from, to, ok := u.movedBack(e)
+			if !ok {
 				return nil
 			}
-			from, err1 := filepath.Rel(u.dest, e.Dst)
-			to, err2 := filepath.Rel(u.dest, e.Src)
-			if err1 != nil || err2 != nil || !filepath.IsLocal(from) || !filepath.IsLocal(to) {
-				return nil
-			}
-			if !yield(filepath.ToSlash(from), filepath.ToSlash(to)) {
+			if !yield(from, to) {
 				return errors.New("stop")
 			}
 			return nil

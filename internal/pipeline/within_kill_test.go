@@ -1,0 +1,119 @@
+package pipeline
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/shoebox-photos/shoebox/internal/fsx"
+	"github.com/shoebox-photos/shoebox/internal/importlog"
+	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/transfer"
+	"github.com/shoebox-photos/shoebox/internal/undo"
+)
+
+// A sort of the library's own folder with --mode move (files taken to
+// another layout by hand) is not a new import: the history's landings
+// follow the files, so check finds every file where it is, a re-run from
+// the card still knows them, and undo takes them back with the files. A
+// kill after the moves are durable and before the history follows leaves
+// the landings at the old places: the next run moves them on from the
+// killed run's journal.
+const envWithinKill = "SHOEBOX_WITHIN_KILL_LIB"
+
+func TestWithinLibraryMoveKillChild(t *testing.T) {
+	lib := os.Getenv(envWithinKill)
+	if lib == "" {
+		t.Skip("only runs as the child of TestHistoryFollowsFilesMovedWithinTheLibrary")
+	}
+	fsys := fsx.NewFaults(fsx.OS)
+	fsys.OnCrashPoint(func(p string) {
+		if p == crashBeforeImports {
+			os.Exit(137)
+		}
+	})
+	sortTree(t, []string{filepath.Join(lib, "2019")}, lib, moveToMonths(fsys))
+	t.Fatal("child survived the kill point")
+}
+
+func moveToMonths(fsys fsx.FS) opts {
+	return func(c *Config) {
+		tmpl, err := layout.Parse("{year}/{month}/{name}{ext}")
+		if err != nil {
+			panic(err)
+		}
+		c.Template, c.Mode, c.FS = tmpl, transfer.Move, fsys
+	}
+}
+
+func TestHistoryFollowsFilesMovedWithinTheLibrary(t *testing.T) {
+	for _, killed := range []bool{false, true} {
+		name := "whole"
+		if killed {
+			name = "killed-before-the-history"
+		}
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			const n = 40
+			src, _ := cardOf(t, root, n, 10)
+			lib := filepath.Join(root, "lib")
+			if sum, _ := sortTree(t, []string{src}, lib); sum.Transferred != n {
+				t.Fatalf("first import: %+v", sum)
+			}
+			if killed {
+				cmd := exec.Command(os.Args[0], "-test.run=^TestWithinLibraryMoveKillChild$", "-test.count=1")
+				cmd.Env = append(os.Environ(), envWithinKill+"="+lib)
+				out, err := cmd.CombinedOutput()
+				if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 137 {
+					t.Fatalf("child did not die: %v\n%s", err, out)
+				}
+				// The next run (any sort into the library) finishes the job.
+				sortTree(t, []string{src}, lib)
+			} else {
+				sortTree(t, []string{filepath.Join(lib, "2019")}, lib, moveToMonths(fsx.OS))
+			}
+			landingsAreWhereTheFilesAre(t, lib, n)
+			if sum, _ := sortTree(t, []string{src}, lib); sum.ImportedBefore != 0 || sum.Transferred != 0 || sum.Identical+sum.Recalled == 0 {
+				t.Errorf("re-run from the card: %+v; want every file already in the library", sum)
+			}
+			if _, err := undo.Last(t.Context(), lib, undo.Options{}); err != nil && !killed {
+				t.Fatal(err)
+			}
+			if !killed { // the move undone: every landing is back with its file
+				landingsAreWhereTheFilesAre(t, lib, n)
+			}
+		})
+	}
+}
+
+// landingsAreWhereTheFilesAre fails the test unless the history names
+// exactly the library's n files, each where it is.
+func landingsAreWhereTheFilesAre(t *testing.T, lib string, n int) {
+	t.Helper()
+	l, err := importlog.OpenForReading(StateDir(lib))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	named := map[string]bool{}
+	err = l.EachPath(func(e importlog.Entry) error {
+		named[e.Path] = true
+		if _, err := os.Lstat(e.LibraryPath(lib)); err != nil {
+			t.Errorf("the history names %s (from %s), which is not there: %v", e.Path, e.Src, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := snapshot(t, lib)
+	for p := range files {
+		if !named[p] {
+			t.Errorf("%s is in the library but the history does not name it (check would call it a stray)", p)
+		}
+	}
+	if len(files) != n {
+		t.Errorf("library holds %d files, want %d", len(files), n)
+	}
+}
