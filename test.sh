@@ -5,13 +5,14 @@
 # report (that test skips, saying so, where it cannot be installed),
 # staticcheck, and wine64 with the MinGW compiler for the Windows run —
 # vets the code, runs staticcheck and the changelog check, runs every
-# test with the race detector, builds and vets all eight release targets,
-# then runs the suite for Windows under Wine (.ci/wine/).
+# test with the race detector, builds and vets one release target per OS,
+# then runs the suite for Windows under Wine (.ci/wine/). What each stage
+# does, its switches and how long it takes: docs/testing.md.
 set -euo pipefail
 cd "$(dirname "$0")"
 export GOTOOLCHAIN=local GOFLAGS=-buildvcs=false
 go version
-# Each stage's wall time, for the figure in docs/testing.md (issue 28).
+# Each stage's wall time, for the figures in docs/testing.md.
 began=$SECONDS
 stage() { echo "test.sh: $1 done at $((SECONDS - began)) s"; }
 # chromium renders the HTML report in one test; when it cannot be installed
@@ -54,12 +55,12 @@ SHOEBOX_TARGETS=$targets .ci/release.sh ci "$scratch" >/dev/null
 stage "cross builds, release archives, go install"
 # The whole suite again for Windows, under Wine (installed when missing;
 # skipped, saying so, where it cannot be), every package, failures fatal:
-# 4 min wall on this 2-core machine when quiet (pipeline 146 s, cli 72 s,
-# cmd/shoebox 34 s, scan 38 s, undo 30 s; 2026-12-03), several times that
-# under the load of other builds. The command's kill and chaos tests run
-# shortened under Wine; SHOEBOX_WINE_FULL=1 runs them in full. What skips
-# there, and why: docs/platforms.md. The timeout is per test binary
-# (internal/cli's took over 10 minutes under load 40).
+# 469 s of the 776 s a warm run took on this 2-core machine (docs/testing.md).
+# The command's kill and chaos tests run shortened under Wine, and tests
+# slow there that check nothing platform-specific skip;
+# SHOEBOX_WINE_FULL=1 runs them all. What skips there, and why:
+# docs/platforms.md. The timeout is per test binary (internal/cli's took
+# over 10 minutes under load 40).
 timeout=15m
 if [ "${SHOEBOX_WINE_FULL:-0}" = 1 ]; then timeout=30m; fi
 SHOEBOX_WINE_STRICT=1 .ci/wine/test.sh -timeout "$timeout" "$@" ./...

@@ -55,7 +55,7 @@ func TestHistoryFollowsFilesMovedWithinTheLibrary(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			root := t.TempDir()
-			const n = 40
+			const n = 12
 			src, _ := cardOf(t, root, n, 10)
 			lib := filepath.Join(root, "lib")
 			if sum, _ := sortTree(t, []string{src}, lib); sum.Transferred != n {
