@@ -750,6 +750,17 @@ func (l *Log) relocatePath(from, to string, w *store.Writer, n *int) error {
 			continue
 		}
 		dev, ino := store.Uint64(r.id[:8]), store.Uint64(r.id[8:])
+		if filepath.Clean(e.Src) == e.withPath(to).LibraryPath(l.library()) {
+			// Its source is the very place it goes to: a library file the
+			// history did not know, which a sort moved within the library
+			// and recorded as an import. Moved back (undo), it is again a
+			// file no run put there.
+			if err := l.dropLanding(from, dev, ino, w); err != nil {
+				return err
+			}
+			*n++
+			continue
+		}
 		if err := l.relocateNewest(dev, ino, from, to, w); err != nil {
 			return err
 		}
@@ -763,6 +774,31 @@ func (l *Log) relocatePath(from, to string, w *store.Writer, n *int) error {
 		*n++
 	}
 	return nil
+}
+
+// withPath is e landed at path instead.
+func (e Entry) withPath(path string) Entry {
+	e.Path = path
+	return e
+}
+
+// dropLanding removes the landing of source (dev, ino) at path, and the
+// source's newest entry when that is the landing.
+func (l *Log) dropLanding(path string, dev, ino uint64, w *store.Writer) error {
+	ik := identityKey(dev, ino)
+	v, ok, err := l.st.Get(ik)
+	if err != nil {
+		return err
+	}
+	if e, derr := decode(v); ok && derr == nil && e.Path == path {
+		if err := w.Delete(ik); err != nil {
+			return err
+		}
+		if err := w.Delete(placeKey(e)); err != nil {
+			return err
+		}
+	}
+	return w.Delete(pathKey(path, dev, ino))
 }
 
 // relocateNewest moves a source's newest entry from one library path to
