@@ -726,6 +726,17 @@ func (l *Log) Relocate(pairs func(yield func(from, to string) bool)) (int, error
 	return n, nil
 }
 
+// Pairs yields each (from, to) pair of a list, for Relocate.
+func Pairs(pairs [][2]string) func(yield func(from, to string) bool) {
+	return func(yield func(string, string) bool) {
+		for _, p := range pairs {
+			if !yield(p[0], p[1]) {
+				return
+			}
+		}
+	}
+}
+
 func (l *Log) relocatePath(from, to string, w *store.Writer, n *int) error {
 	prefix := pathPrefix(from)
 	type record struct{ id, v []byte }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/shoebox-photos/shoebox/internal/fsx/fsxtest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -37,14 +36,13 @@ func TestCounterKillChild(t *testing.T) {
 	if at == 0 {
 		t.Skip("only runs as the child of TestCounterAfterAKillNumbersAsOneRun")
 	}
-	fsys := fsx.NewFaults(fsx.OS)
 	renames := 0
-	fsys.OnCrashPoint(func(p string) {
-		if p == fsx.AfterRename {
-			if renames++; renames == at {
-				os.Exit(137)
-			}
+	fsys := dieAt(func(p string) bool {
+		if p != fsx.AfterRename {
+			return false
 		}
+		renames++
+		return renames == at
 	})
 	sortTree(t, []string{os.Getenv(envCounterKillSrc)}, os.Getenv(envCounterKillLib), withCounterTemplate(t),
 		func(c *Config) { c.FS = fsys })
@@ -138,13 +136,8 @@ func killPartWay(t *testing.T, src, lib string, at, n int) {
 // killChild runs TestCounterKillChild, which dies at its kill-th rename.
 func killChild(t *testing.T, src, lib string, kill int) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCounterKillChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envCounterKillAt+"="+strconv.Itoa(kill),
+	runDyingChild(t, "TestCounterKillChild", envCounterKillAt+"="+strconv.Itoa(kill),
 		envCounterKillSrc+"="+src, envCounterKillLib+"="+lib)
-	out, err := cmd.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 137 {
-		t.Fatalf("child did not die at rename %d: %v\n%s", kill, err, out)
-	}
 }
 
 // landings maps each source to where the run's op events with one of

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -35,12 +34,8 @@ func TestLandedKillChild(t *testing.T) {
 	if src == "" {
 		t.Skip("only runs as the child of TestResumeKeepsTheLandedSidecarsPlace")
 	}
-	fsys := fsx.NewFaults(fsx.OS)
-	fsys.OnCrashPoint(func(p string) {
-		if p == fsx.AfterRename || p == fsx.AfterRemoveSource {
-			os.Exit(137) // the first file is in the library, nothing else is
-		}
-	})
+	// Dies once the first file is in the library, and nothing else is.
+	fsys := dieAt(func(p string) bool { return p == fsx.AfterRename || p == fsx.AfterRemoveSource })
 	sortTree(t, []string{src}, lib, landedKillConfig(src, lib), func(c *Config) { c.FS = fsys })
 	t.Fatal("child survived its first move")
 }
@@ -64,12 +59,7 @@ func TestResumeKeepsTheLandedSidecarsPlace(t *testing.T) {
 
 	src, lib := filepath.Join(root, "src"), filepath.Join(root, "lib")
 	tree(t, src, files)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestLandedKillChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envLandedKillSrc+"="+src, envLandedKillLib+"="+lib)
-	out, err := cmd.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 137 {
-		t.Fatalf("child did not die after its first move: %v\n%s", err, out)
-	}
+	runDyingChild(t, "TestLandedKillChild", envLandedKillSrc+"="+src, envLandedKillLib+"="+lib)
 	landed := snapshot(t, lib)
 	if len(landed) != 1 || landed["2017/2017-05-01/IMG_0000.xmp"] == "" {
 		t.Fatalf("after the kill the library holds %v; want the photo's sidecar alone", keys(landed))

@@ -80,7 +80,7 @@ func (r *Run) followInterruptedMoves() {
 	}
 	pairs, err := recovery.MovesWithin(r.dest, func(journal.Summary) bool { return true })
 	if err == nil && len(pairs) > 0 {
-		_, err = r.imports.Relocate(pairsOf(pairs))
+		_, err = r.imports.Relocate(importlog.Pairs(pairs))
 	}
 	if err != nil {
 		r.emit(Event{Type: "warning", Stage: "plan", Reason: fmt.Sprintf("could not move the import history after the files an interrupted run moved in the library (%v): shoebox check may call them missing", err)})
@@ -393,17 +393,6 @@ func (r *Run) movedWithinLibrary(src string, durable bool) (string, bool) {
 	return from, err == nil && known
 }
 
-// pairsOf yields each (from, to) pair.
-func pairsOf(pairs [][2]string) func(yield func(string, string) bool) {
-	return func(yield func(string, string) bool) {
-		for _, p := range pairs {
-			if !yield(p[0], p[1]) {
-				return
-			}
-		}
-	}
-}
-
 // rememberBatch bounds the entries held before a commit.
 const rememberBatch = 1024
 
@@ -448,7 +437,7 @@ func (r *Run) commitImports() {
 		err = cerr
 	}
 	if err == nil && len(r.pendingFollows) > 0 {
-		_, err = r.imports.Relocate(pairsOf(r.pendingFollows))
+		_, err = r.imports.Relocate(importlog.Pairs(r.pendingFollows))
 	}
 	r.pendingFollows = r.pendingFollows[:0]
 	if err != nil {

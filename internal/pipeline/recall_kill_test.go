@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -27,12 +26,7 @@ func TestHistoryKillChild(t *testing.T) {
 	if point == "" {
 		t.Skip("only runs as the child of TestKilledHistoryWritesNeverClaimOrLoseFiles")
 	}
-	fsys := fsx.NewFaults(fsx.OS)
-	fsys.OnCrashPoint(func(p string) {
-		if p == point {
-			os.Exit(137)
-		}
-	})
+	fsys := dieAt(func(p string) bool { return p == point })
 	sortTree(t, []string{os.Getenv(envHistorySrc)}, os.Getenv(envHistoryLib), func(c *Config) { c.FS = fsys })
 	t.Fatalf("child survived kill point %q", point)
 }
@@ -50,12 +44,7 @@ func TestKilledHistoryWritesNeverClaimOrLoseFiles(t *testing.T) {
 			root := t.TempDir()
 			src, files := cardOf(t, root, n, 10)
 			lib := filepath.Join(root, "lib")
-			cmd := exec.Command(os.Args[0], "-test.run=^TestHistoryKillChild$", "-test.count=1")
-			cmd.Env = append(os.Environ(), envHistoryKill+"="+point, envHistorySrc+"="+src, envHistoryLib+"="+lib)
-			out, err := cmd.CombinedOutput()
-			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 137 {
-				t.Fatalf("child did not die at %s: %v\n%s", point, err, out)
-			}
+			runDyingChild(t, "TestHistoryKillChild", envHistoryKill+"="+point, envHistorySrc+"="+src, envHistoryLib+"="+lib)
 			claimed := historyClaimsOnlyWhatIsThere(t, lib)
 			t.Logf("killed at %s: the history claims %d files", point, claimed)
 

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -27,12 +26,7 @@ func TestWithinLibraryMoveKillChild(t *testing.T) {
 	if lib == "" {
 		t.Skip("only runs as the child of TestHistoryFollowsFilesMovedWithinTheLibrary")
 	}
-	fsys := fsx.NewFaults(fsx.OS)
-	fsys.OnCrashPoint(func(p string) {
-		if p == crashBeforeImports {
-			os.Exit(137)
-		}
-	})
+	fsys := dieAt(func(p string) bool { return p == crashBeforeImports })
 	sortTree(t, []string{filepath.Join(lib, "2019")}, lib, moveToMonths(fsys))
 	t.Fatal("child survived the kill point")
 }
@@ -62,12 +56,7 @@ func TestHistoryFollowsFilesMovedWithinTheLibrary(t *testing.T) {
 				t.Fatalf("first import: %+v", sum)
 			}
 			if killed {
-				cmd := exec.Command(os.Args[0], "-test.run=^TestWithinLibraryMoveKillChild$", "-test.count=1")
-				cmd.Env = append(os.Environ(), envWithinKill+"="+lib)
-				out, err := cmd.CombinedOutput()
-				if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 137 {
-					t.Fatalf("child did not die: %v\n%s", err, out)
-				}
+				runDyingChild(t, "TestWithinLibraryMoveKillChild", envWithinKill+"="+lib)
 				// The next run (any sort into the library) finishes the job.
 				sortTree(t, []string{src}, lib)
 			} else {

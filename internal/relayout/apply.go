@@ -118,13 +118,7 @@ func follow(x *transfer.Executor, hist *importlog.Log, done *[][2]string) error 
 	}
 	pairs := *done
 	*done = (*done)[:0]
-	_, err := hist.Relocate(func(yield func(string, string) bool) {
-		for _, p := range pairs {
-			if !yield(p[0], p[1]) {
-				return
-			}
-		}
-	})
+	_, err := hist.Relocate(importlog.Pairs(pairs))
 	return err
 }
 

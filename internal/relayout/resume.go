@@ -16,11 +16,5 @@ func resume(lib string, hist *importlog.Log) (int, error) {
 	if err != nil || len(pairs) == 0 {
 		return 0, err
 	}
-	return hist.Relocate(func(yield func(string, string) bool) {
-		for _, p := range pairs {
-			if !yield(p[0], p[1]) {
-				return
-			}
-		}
-	})
+	return hist.Relocate(importlog.Pairs(pairs))
 }

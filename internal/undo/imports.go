@@ -62,13 +62,7 @@ func (u *undoer) forgetImports(sp *spill) {
 	if err == nil && len(within) > 0 {
 		// Their landings followed them (the sort's movedWithinLibrary):
 		// they go back with them, as a relayout's do.
-		_, err = l.Relocate(func(yield func(string, string) bool) {
-			for _, p := range within {
-				if !yield(p[0], p[1]) {
-					return
-				}
-			}
-		})
+		_, err = l.Relocate(importlog.Pairs(within))
 	}
 	if err != nil {
 		u.warn(fmt.Sprintf("could not update the import history (%v): a sort may call this run's files imported before; use --reimport", err))
