@@ -45,24 +45,25 @@ func identityKey(f fileKey) []byte {
 
 type fileKey struct{ dev, ino, seq uint64 }
 
-// openImports opens the library's import history. A real run opens it for
-// writing; a dry run only reads it (and leaves it alone when absent or
-// busy). It never stops a sort: a history that cannot be used is a
-// warning, and the run goes on comparing content as before.
+// openImports opens the library's import history. A dry run only reads
+// it (and leaves it alone when absent or busy). A real run reads it too
+// while it has nothing to record, and opens it for writing the first time
+// it does (recorder): opening a store for writing writes its manifest and
+// log anew, and a run with nothing to do must leave the library as it
+// found it but for its own journal record. It never stops a sort: a
+// history that cannot be used is a warning, and the run goes on comparing
+// content as before.
 func (r *Run) openImports() {
 	if r.cfg.NoHistory {
 		return
 	}
 	state := StateDir(r.dest)
-	if r.cfg.DryRun {
+	if r.cfg.DryRun || r.readsHistoryFirst(state) {
 		r.imports = importlog.OpenReadOnly(state)
-	} else {
-		l, err := importlog.Open(state, func(msg string) { r.emit(Event{Type: "warning", Stage: "plan", Reason: msg}) })
-		if err != nil {
-			r.emit(Event{Type: "warning", Stage: "plan", Reason: fmt.Sprintf("%v: files imported before are recognised by their content only", err)})
-			return
-		}
-		r.imports, r.remember = l, l.Recorder()
+		r.importsReadOnly = !r.cfg.DryRun && r.imports != nil
+	}
+	if r.imports == nil && !r.cfg.DryRun {
+		r.openImportsForWriting()
 	}
 	if r.imports != nil {
 		empty, err := r.imports.Empty()
@@ -70,16 +71,63 @@ func (r *Run) openImports() {
 	}
 }
 
+// readsHistoryFirst reports whether a real run opens the history
+// read-only until it records something: a history is there, and the run
+// is not one that rewrites what it knows of many files (--checksum and
+// --reimport keep the landing of every source they do not recognise).
+func (r *Run) readsHistoryFirst(state string) bool {
+	return importlog.Exists(state) && !r.cfg.Checksum && !r.cfg.Reimport
+}
+
+// openImportsForWriting opens the history for writing (a history that
+// cannot be opened is started anew, with a warning).
+func (r *Run) openImportsForWriting() {
+	warn := func(msg string) { r.emit(Event{Type: "warning", Stage: "plan", Reason: msg}) }
+	l, err := importlog.Open(StateDir(r.dest), warn)
+	if err != nil {
+		warn(fmt.Sprintf("%v: files imported before are recognised by their content only", err))
+		return
+	}
+	r.imports, r.remember = l, l.Recorder()
+}
+
+// recorder returns the history's writer, nil in a dry run or when the
+// history cannot be used. A history opened read-only is reopened for
+// writing here, the first time the run records something; never while a
+// lookup cursor is open on it (recall defers its writes, keepLanding).
+func (r *Run) recorder() *importlog.Recorder {
+	if !r.importsReadOnly {
+		return r.remember
+	}
+	r.importsReadOnly = false
+	if err := r.imports.Close(); err != nil {
+		r.emit(Event{Type: "warning", Stage: "plan", Reason: fmt.Sprintf("%v: files imported before are recognised by their content only", err)})
+	}
+	r.imports = nil
+	r.openImportsForWriting()
+	if r.remember != nil {
+		for _, e := range r.pendingKeeps {
+			_ = r.remember.Keep(e)
+		}
+	}
+	r.pendingKeeps = nil
+	return r.remember
+}
+
+// recording reports whether this run records in the history (a real run
+// whose history is usable), whether or not it has opened it for writing.
+func (r *Run) recording() bool { return r.remember != nil || r.importsReadOnly }
+
 // followInterruptedMoves moves the history entries after the library
 // files that runs which did not finish moved within the library before
 // they could record it (see movedWithinLibrary): a kill between a move
 // and its record leaves them naming the old place.
 func (r *Run) followInterruptedMoves() {
-	if r.remember == nil {
+	if !r.recording() {
 		return
 	}
 	pairs, err := recovery.MovesWithin(r.dest, func(journal.Summary) bool { return true })
-	if err == nil && len(pairs) > 0 {
+	if err == nil && len(pairs) > 0 && r.recorder() != nil {
 		_, err = r.imports.Relocate(importlog.Pairs(pairs))
 	}
 	if err != nil {
@@ -219,10 +267,19 @@ func (r *Run) recognise(m *importlog.Matcher, f scan.File, seq uint64) (fileInfo
 // are brought up to date so, one such source at a time. A dry run writes
 // nothing; a failure only leaves that record as it was.
 func (r *Run) keepLanding(e importlog.Entry) {
-	if r.remember != nil {
+	switch {
+	case r.remember != nil:
 		_ = r.remember.Keep(e)
+	case r.importsReadOnly && len(r.pendingKeeps) < maxPendingKeeps:
+		// Written once the history is open for writing; past the bound
+		// the records stay as they were, as on a failed write.
+		r.pendingKeeps = append(r.pendingKeeps, e)
 	}
 }
+
+// maxPendingKeeps bounds the landings a run holds for keepLanding before it
+// has opened the history for writing.
+const maxPendingKeeps = 16384
 
 // warnDamagedRecord says, once per run, that the history held a record it
 // could not read.
@@ -330,7 +387,7 @@ func (r *Run) admitKnown(fi fileInfo) (leftOut bool) {
 // plan stage): such entries are committed in batches as they come, so a
 // first re-run over a big library does not hold them all.
 func (r *Run) rememberImport(src importSource, libPath string, sum *digest.Sum, link, durable bool) {
-	if r.remember == nil || src.dev == 0 && src.ino == 0 {
+	if !r.recording() || src.dev == 0 && src.ino == 0 {
 		return
 	}
 	stat := os.Lstat
@@ -423,7 +480,12 @@ func infoSource(fi fileInfo) importSource {
 // harmless (the next run finds those files by content and records them),
 // so a failure is a warning.
 func (r *Run) commitImports() {
-	if r.remember == nil || len(r.pendingImports)+len(r.pendingFollows) == 0 {
+	if !r.recording() || len(r.pendingImports)+len(r.pendingFollows)+len(r.pendingKeeps) == 0 {
+		return
+	}
+	if r.recorder() == nil {
+		r.dropImports()
+		r.pendingFollows = r.pendingFollows[:0]
 		return
 	}
 	var err error

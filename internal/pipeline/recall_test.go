@@ -488,3 +488,31 @@ func TestPartlyCopiedLibraryImportsWhatItLacks(t *testing.T) {
 		t.Errorf("sort after a cull in the copied library: %+v; want it left out as imported before", sum)
 	}
 }
+
+// A re-run with nothing to do leaves the import history as it found it:
+// it reads the history without opening it for writing (which would write
+// a new manifest and log). A re-run that does import something opens it
+// for writing then, and records the file: the run after recognises it.
+func TestNoOpRerunLeavesTheImportHistoryUntouched(t *testing.T) {
+	root := t.TempDir()
+	src, _ := cardOf(t, root, 12, 500)
+	lib := filepath.Join(root, "lib")
+	if sum, _ := sortTree(t, []string{src}, lib); sum.Transferred != 12 {
+		t.Fatalf("first run: %+v", sum)
+	}
+	history := importlog.Dir(StateDir(lib))
+	before := snapshotAll(t, history)
+	if sum, _ := sortTree(t, []string{src}, lib); sum.Recalled != 12 || sum.Transferred != 0 {
+		t.Fatalf("no-op re-run: %+v", sum)
+	}
+	if after := snapshotAll(t, history); after != before {
+		t.Errorf("a no-op re-run changed the import history:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+	tree(t, src, map[string][]byte{"DCIM/IMG_900.JPG": bigPhoto(900, 500)})
+	if sum, _ := sortTree(t, []string{src}, lib); sum.Recalled != 12 || sum.Transferred != 1 {
+		t.Fatalf("re-run with one new file: %+v", sum)
+	}
+	if sum, _ := sortTree(t, []string{src}, lib); sum.Recalled != 13 || sum.Transferred != 0 {
+		t.Errorf("the new file was not recorded in the history: %+v", sum)
+	}
+}

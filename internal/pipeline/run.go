@@ -118,7 +118,9 @@ type Run struct {
 	journalP string
 
 	imports         *importlog.Log          // the library's import history; nil when unusable
-	remember        *importlog.Recorder     // writes to it; nil in dry runs
+	remember        *importlog.Recorder     // writes to it; nil in dry runs and until a real run records (recorder)
+	importsReadOnly bool                    // a real run's history, open read-only until the run records something
+	pendingKeeps    []importlog.Entry       // landings to keep (keepLanding) once the history is open for writing
 	pendingImports  []importlog.Entry       // landed files waiting for the executor's Flush
 	pendingFollows  [][2]string             // library files moved within it (from, to), waiting likewise
 	recallOn        bool                    // the history has entries: the scan files sources by identity
