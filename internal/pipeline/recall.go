@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -499,7 +500,9 @@ func (r *Run) commitImports() {
 		err = cerr
 	}
 	if err == nil && len(r.pendingFollows) > 0 {
-		_, err = r.imports.Relocate(importlog.Pairs(r.pendingFollows))
+		if _, err = r.imports.Relocate(importlog.Pairs(r.pendingFollows)); err == nil {
+			r.dropOldBackupCopies(r.pendingFollows)
+		}
 	}
 	r.pendingFollows = r.pendingFollows[:0]
 	if err != nil {
@@ -514,3 +517,28 @@ func (r *Run) commitImports() {
 
 // dropImports forgets entries whose files are not known to be durable.
 func (r *Run) dropImports() { r.pendingImports = r.pendingImports[:0] }
+
+// dropOldBackupCopies removes the backup copies left at the old places
+// of library files this run moved within the library. The backup mirrors
+// the library, and the executor wrote each moved file's second copy at its
+// new place, so the one at the old place is a duplicate of it: it goes the
+// way a duplicate source goes (proved identical to the new copy, which is
+// made durable first; journaled, so undo puts it back), and any doubt
+// leaves it where it is. Called once the history follows the files, so a
+// kill before leaves both copies, never none.
+func (r *Run) dropOldBackupCopies(pairs [][2]string) {
+	if r.backup == "" || r.exec == nil {
+		return
+	}
+	for _, p := range pairs {
+		old := filepath.Join(r.backup, filepath.FromSlash(p[0]))
+		if _, err := os.Lstat(old); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		now := filepath.Join(r.backup, filepath.FromSlash(p[1]))
+		if res := r.exec.RemoveDuplicate(context.Background(), old, now, r.backup); res.Err != nil {
+			r.emit(Event{Type: "warning", Stage: "transfer", Src: old, Reason: fmt.Sprintf(
+				"the backup copy at the old place of %s was kept: %v", p[1], res.Err)})
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -104,5 +105,41 @@ func landingsAreWhereTheFilesAre(t *testing.T, lib string, n int) {
 	}
 	if len(files) != n {
 		t.Errorf("library holds %d files, want %d", len(files), n)
+	}
+}
+
+// With a backup, the second copies follow the files moved within the
+// library: each is written at the file's new place and the one at its old
+// place goes (the backup mirrors the library, not two layouts of it), and
+// undo puts back both.
+func TestBackupFollowsFilesMovedWithinTheLibrary(t *testing.T) {
+	root := t.TempDir()
+	const n = 12
+	src, _ := cardOf(t, root, n, 10)
+	lib, bak := filepath.Join(root, "lib"), filepath.Join(root, "bak")
+	if err := os.Mkdir(bak, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	withBackup := func(c *Config) { c.Backup = bak }
+	if sum, _ := sortTree(t, []string{src}, lib, withBackup); sum.Transferred != n || sum.BackupCopies != n {
+		t.Fatalf("first import: %+v", sum)
+	}
+	before := snapshot(t, lib)
+	sortTree(t, []string{filepath.Join(lib, "2019")}, lib, moveToMonths(fsx.OS), withBackup)
+	moved := snapshot(t, lib)
+	if len(moved) != n || maps.Equal(moved, before) {
+		t.Fatalf("the move within the library did not happen: %v", moved)
+	}
+	if got := snapshot(t, bak); !maps.Equal(got, moved) {
+		t.Errorf("the backup does not mirror the library after the move:\nlibrary %v\nbackup  %v", keys(moved), keys(got))
+	}
+	if _, err := undo.Last(t.Context(), lib, undo.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := snapshot(t, lib); !maps.Equal(got, before) {
+		t.Errorf("undo did not put the library back: %v", keys(got))
+	}
+	if got := snapshot(t, bak); !maps.Equal(got, before) {
+		t.Errorf("undo did not put the backup back:\nwant %v\ngot  %v", keys(before), keys(got))
 	}
 }
