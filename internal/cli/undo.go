@@ -216,7 +216,7 @@ func (o *undoOutput) summary(st undo.Stats, dest string, err error) {
 		return
 	}
 	if len(st.Runs) > 0 && !o.quiet {
-		printUndoSummary(o.env.Stdout, st, dest)
+		printUndoSummary(o.env.Stdout, st, dest, err != nil)
 	}
 }
 func printRecovery(w io.Writer, r recovery.Stats, quiet bool) {
@@ -229,8 +229,15 @@ func printRecovery(w io.Writer, r recovery.Stats, quiet bool) {
 	}
 }
 
-func printUndoSummary(w io.Writer, st undo.Stats, dest string) {
+// printUndoSummary prints what an undo did. One that stopped before its
+// end (stopped says so: a drive that failed or went away, a file it could
+// not revert) never says it undid the run: the error that follows says
+// why, and that undo again finishes it.
+func printUndoSummary(w io.Writer, st undo.Stats, dest string, stopped bool) {
 	verb := map[bool]string{false: "undid", true: "would undo"}[st.DryRun]
+	if stopped && !st.DryRun {
+		verb = "did not finish undoing"
+	}
 	switch len(st.Runs) {
 	case 1:
 		fmt.Fprintf(w, "\n%s: %s run %s\n", shown(dest), verb, shown(st.Runs[0]))

@@ -237,7 +237,13 @@ func (u *undoer) undo(h *history, extra []journal.Entry) error {
 		return nil
 	})
 	if err = sp.discard(err); err != nil {
-		return errors.Join(err, u.abandon())
+		aerr := u.abandon()
+		if errors.Is(err, fsx.ErrGone) {
+			// The library drive that stopped the undo fails its flush
+			// too: the one message above says so, and undo again finishes.
+			aerr = nil
+		}
+		return errors.Join(err, aerr)
 	}
 	return u.finish()
 }
