@@ -7,6 +7,7 @@ import (
 
 	"github.com/shoebox-photos/shoebox/internal/config"
 	"github.com/shoebox-photos/shoebox/internal/layout"
+	"github.com/shoebox-photos/shoebox/internal/pipeline"
 	"github.com/shoebox-photos/shoebox/internal/relayout"
 )
 
@@ -29,22 +30,34 @@ relayout again finishes it. The recorded template changes only once every
 file has moved. relayout takes the library lock, as sort does, and drops
 the library index (the next sort rebuilds it).
 
-Not yet: a template with {counter}, and a library with a recorded backup
-folder (its copies would stay in the old layout): both are refused.
+The backup copies move with the files: with --backup DIR, or the backup
+folder the library records, each file's copy in the backup folder moves
+to the file's new path there, in the same run (undo moves them back). The
+backup folder must be this library's (a sort with --backup made it) and
+connected; a file whose copy is not there, or whose new place in the
+backup is taken, is listed and its copy left. If the backup drive goes
+away, relayout stops; running it again once the drive is back moves the
+copies left behind and the rest.
+
+Not yet: a template with {counter} is refused.
 
 Flags:
   -t, --template TEMPLATE   the new layout (as sort -t)
+      --backup DIR          the backup folder whose copies move too
+                            (default: the one the library records)
   -n, --dry-run             list what would move; change nothing
 
 Exit codes: 0 done, 1 fatal error (or some files could not be moved: run
-it again), 2 bad command line (not a library, no -t, a bad template, the
-layout the library has already), 130 interrupted.
+it again, or the backup drive went away), 2 bad command line (not a
+library, no -t, a bad template, the layout the library has already, a
+backup folder that is not there or not this library's), 130 interrupted.
 `
 
 func cmdRelayout(ctx context.Context, env Env, args []string) error {
 	fs := newFlags("relayout")
 	tmpl := fs.StringP("template", "t", "", "")
 	dry := fs.BoolP("dry-run", "n", false, "")
+	backup := fs.String("backup", "", "")
 	ops, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -66,22 +79,33 @@ func cmdRelayout(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opt := relayout.Options{Library: ops[0], From: from, To: to, DryRun: *dry,
-		Moved: func(m relayout.Move) { relayoutMoved(env, *dry, m) },
-		Left:  func(l relayout.Left) { fmt.Fprintf(env.Stdout, "left       %s: %s\n", shown(l.Path), shown(l.Reason)) }}
+	opt := relayout.Options{Library: ops[0], From: from, To: to, DryRun: *dry, Backup: *backup,
+		Moved:      func(m relayout.Move) { relayoutMoved(env, *dry, m) },
+		Left:       func(l relayout.Left) { fmt.Fprintf(env.Stdout, "left       %s: %s\n", shown(l.Path), shown(l.Reason)) },
+		BackupLeft: func(l relayout.Left) { fmt.Fprintf(env.Stdout, "backup     %s: %s\n", shown(l.Path), shown(l.Reason)) }}
 	st, err := relayout.Run(ctx, opt)
 	switch {
 	case errors.Is(err, relayout.ErrNotLibrary), errors.Is(err, relayout.ErrSameTemplate),
-		errors.Is(err, relayout.ErrCounter), errors.Is(err, relayout.ErrBackup):
+		errors.Is(err, relayout.ErrCounter), errors.Is(err, pipeline.ErrConfig):
 		return usagef("%v", err)
 	case err != nil:
+		if st.Moved > 0 {
+			relayoutSummary(env, ops[0], *dry, st)
+		}
 		return err
 	}
+	relayoutSummary(env, ops[0], *dry, st)
+	return nil
+}
+
+// relayoutSummary is relayout's last line (and, with a backup, its
+// backup's), also printed when a run that moved files stopped.
+func relayoutSummary(env Env, lib string, dry bool, st relayout.Stats) {
 	verb := "moved"
-	if *dry {
+	if dry {
 		verb = "would move"
 	}
-	fmt.Fprintf(env.Stdout, "%s: %d files, %d %s, %d in place, %d left where they are", shown(ops[0]), st.Files, st.Moved, verb, st.InPlace, st.Left)
+	fmt.Fprintf(env.Stdout, "%s: %d files, %d %s, %d in place, %d left where they are", shown(lib), st.Files, st.Moved, verb, st.InPlace, st.Left)
 	if st.DirsRemoved > 0 {
 		fmt.Fprintf(env.Stdout, ", %d emptied folders removed", st.DirsRemoved)
 	}
@@ -89,7 +113,13 @@ func cmdRelayout(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stdout, " (run %s: shoebox undo %s reverses it)", st.Run, st.Run)
 	}
 	fmt.Fprintln(env.Stdout)
-	return nil
+	if st.Backup != "" {
+		fmt.Fprintf(env.Stdout, "backup %s: %d copies %s", shown(st.Backup), st.BackupMoved, verb)
+		if st.BackupResumed > 0 {
+			fmt.Fprintf(env.Stdout, ", %d left behind by the interrupted relayout moved", st.BackupResumed)
+		}
+		fmt.Fprintf(env.Stdout, ", %d not there, %d not moved\n", st.BackupMissing, st.BackupFailed)
+	}
 }
 
 func relayoutMoved(env Env, dry bool, m relayout.Move) {

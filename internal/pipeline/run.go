@@ -374,7 +374,7 @@ func backupThere(given, abs string) error {
 	fi, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%w: backup folder %s is not there: is its drive connected? Connect it; a new backup folder must be made first (shoebox never creates one, so that a drive that is not mounted is not replaced by its empty mount point)", ErrConfig, quote.Path(given))
+		return backupAway{fmt.Errorf("%w: backup folder %s is not there: is its drive connected? Connect it; a new backup folder must be made first (shoebox never creates one, so that a drive that is not mounted is not replaced by its empty mount point)", ErrConfig, quote.Path(given))}
 	case err != nil:
 		return fmt.Errorf("%w: backup folder %s: %w", ErrConfig, quote.Path(given), fsx.Bare(err))
 	case !fi.IsDir():

@@ -17,27 +17,48 @@ import (
 // next run moves them on with these pairs (importlog's Relocate, which
 // changes nothing the second time).
 func MovesWithin(dest string, of func(journal.Summary) bool) ([][2]string, error) {
+	runs, err := MovesWithinByRun(dest, of)
+	var pairs [][2]string
+	for _, rm := range runs {
+		pairs = append(pairs, rm.Pairs...)
+	}
+	return pairs, err
+}
+
+// RunMoves are the moves within the library of one run (MovesWithin).
+type RunMoves struct {
+	Run   string // the run's id
+	Pairs [][2]string
+}
+
+// MovesWithinByRun is MovesWithin, run by run (oldest first), for a
+// caller that records what it does after them as a recovery of the run.
+func MovesWithinByRun(dest string, of func(journal.Summary) bool) ([]RunMoves, error) {
 	h, err := LoadHistory(JournalDir(dest))
 	if err != nil {
 		return nil, err
 	}
-	var pairs [][2]string
+	var runs []RunMoves
 	for _, run := range h.Runs {
 		if !of(run) || Finished(run) || h.Undone[run.Header.RunID] {
 			continue
 		}
+		rm := RunMoves{Run: run.Header.RunID}
 		for _, path := range h.JournalsOf(run) {
 			if _, err := journal.Read(path, func(e journal.Entry) error {
 				if from, to, ok := movedWithin(dest, e); ok {
-					pairs = append(pairs, [2]string{from, to})
+					rm.Pairs = append(rm.Pairs, [2]string{from, to})
 				}
 				return nil
 			}); err != nil {
 				return nil, err
 			}
 		}
+		if len(rm.Pairs) > 0 {
+			runs = append(runs, rm)
+		}
 	}
-	return pairs, nil
+	return runs, nil
 }
 
 // movedWithin reports whether e is a done move between two places in

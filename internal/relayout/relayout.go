@@ -51,6 +51,12 @@ type Options struct {
 	FS      fsx.FS     // nil means fsx.OS
 	Moved   func(Move) // one call per file moved (or, in a dry run, to move); may be nil
 	Left    func(Left) // one call per file left where it is, and why; may be nil
+	// Backup is the backup folder whose copies move with the files
+	// (--backup); "" means the one the library records, if any.
+	Backup string
+	// BackupLeft is called for each file whose backup copy is not moved
+	// (not there, its new place taken), and why; may be nil.
+	BackupLeft func(Left)
 }
 
 // Move is one file's move, paths relative to the library, slash separated.
@@ -76,6 +82,12 @@ type Stats struct {
 	DirsRemoved int    // folders the moves left empty, removed
 	Resumed     int    // history entries moved after the files a killed relayout had moved
 	Run         string // the journal's run id ("" in a dry run, or when nothing moved)
+
+	Backup        string // the backup folder whose copies moved with the files; "" for none
+	BackupMoved   int    // backup copies moved after their files
+	BackupMissing int    // moved files with no backup copy at their old place
+	BackupFailed  int    // backup copies not moved (their new place taken, not a file)
+	BackupResumed int    // backup copies a killed or stopped relayout had left behind, moved
 }
 
 var (
@@ -85,8 +97,6 @@ var (
 	ErrSameTemplate = errors.New("the library is laid out by this template already: nothing to do")
 	// ErrCounter: relayout does not number files yet.
 	ErrCounter = errors.New("relayout does not support a template with {counter} yet")
-	// ErrBackup: relayout does not move the backup copies yet.
-	ErrBackup = errors.New("the library has a backup folder recorded, and relayout does not move backup copies yet: the backup would no longer mirror the library")
 )
 
 // Run relayouts the library (see the package comment).
@@ -101,6 +111,9 @@ func Run(ctx context.Context, opt Options) (Stats, error) {
 	}
 	if opt.FS == nil {
 		opt.FS = fsx.OS
+	}
+	if st.Backup, err = backupFolder(lib, opt); err != nil {
+		return st, fmt.Errorf("relayout %s: %w", quote.Path(opt.Library), err)
 	}
 	state := pipeline.StateDir(lib)
 	if !opt.DryRun {
@@ -119,6 +132,11 @@ func Run(ctx context.Context, opt Options) (Stats, error) {
 		if st.Resumed, err = resume(lib, hist); err != nil {
 			return st, fmt.Errorf("relayout %s: resume the interrupted relayout: %w", quote.Path(opt.Library), err)
 		}
+		if st.Backup != "" {
+			if err := resumeBackup(ctx, lib, st.Backup, opt, &st); err != nil {
+				return st, fmt.Errorf("relayout %s: move the backup copies the interrupted relayout left behind: %w", quote.Path(opt.Library), err)
+			}
+		}
 	}
 	p, err := planLibrary(ctx, lib, hist, opt)
 	if err != nil {
@@ -131,9 +149,14 @@ func Run(ctx context.Context, opt Options) (Stats, error) {
 		}
 	}
 	if opt.DryRun {
+		var moves []Move
 		for _, m := range p.moves {
 			st.Moved++
-			report(opt, m.move(lib, nil))
+			moves = append(moves, m.move(lib, nil))
+			report(opt, moves[len(moves)-1])
+		}
+		if st.Backup != "" {
+			predictBackup(st.Backup, moves, opt, &st)
 		}
 		return st, nil
 	}
@@ -151,14 +174,8 @@ func refuse(lib string, opt Options) error {
 	if opt.To.HasCounter() {
 		return ErrCounter
 	}
-	s, _, err := config.ReadFile(config.LibraryPath(lib))
-	if err != nil {
-		return err
-	}
-	if s.Backup != nil {
-		return fmt.Errorf("%w (%s)", ErrBackup, quote.Path(*s.Backup))
-	}
-	return nil
+	_, _, err := config.ReadFile(config.LibraryPath(lib))
+	return err
 }
 
 // lock takes the library lock as sort does, then finishes what a killed

@@ -262,7 +262,8 @@ func TestUndoPutsTheOldLayoutBack(t *testing.T) {
 	intact(t, lib)
 }
 
-// Refusals: not a library, the template it has, {counter}, a backup.
+// Refusals: not a library, the template it has, {counter}, a backup
+// folder that is away or not this library's.
 func TestRelayoutRefuses(t *testing.T) {
 	lib := library(t)
 	ctx := context.Background()
@@ -275,12 +276,21 @@ func TestRelayoutRefuses(t *testing.T) {
 	if _, err := relayout.Run(ctx, options(t, lib, byDay, "{year}/{counter}{ext}")); !errors.Is(err, relayout.ErrCounter) {
 		t.Errorf("counter: %v", err)
 	}
-	bak := t.TempDir()
+	// A recorded backup folder that is not there (its drive away), and one
+	// that is no library's backup: relayout would leave its copies behind,
+	// or move files that are not this library's.
+	bak := filepath.Join(t.TempDir(), "Photos")
 	if err := config.SaveLibrary(lib, config.Settings{Template: ptr(byDay), Backup: &bak}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := relayout.Run(ctx, options(t, lib, byDay, byMonth)); !errors.Is(err, relayout.ErrBackup) {
-		t.Errorf("backup: %v", err)
+	if _, err := relayout.Run(ctx, options(t, lib, byDay, byMonth)); !errors.Is(err, relayout.ErrBackupAway) || !errors.Is(err, pipeline.ErrConfig) {
+		t.Errorf("backup away: %v", err)
+	}
+	if err := os.Mkdir(bak, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := relayout.Run(ctx, options(t, lib, byDay, byMonth)); !errors.Is(err, pipeline.ErrBackupOwned) {
+		t.Errorf("a folder that is no library's backup: %v", err)
 	}
 	if got := tree(t, lib); len(got) != 6 || got["2024/2024-05-01/IMG_1.JPG"] == "" {
 		t.Errorf("a refused relayout moved files: %v", names(got))

@@ -228,6 +228,33 @@ func (d *Drive) vanish(c *conn) {
 	}
 }
 
+// WaitGone waits until a drive that was set to vanish (by Set or FailAt,
+// which detaches it from inside the request that fired) is detached: its
+// mount point is then the folder underneath. It reports false if it is
+// still mounted after timeout. Call it before Set plugs the drive back,
+// which a detach still under way would otherwise undo.
+func (d *Drive) WaitGone(timeout time.Duration) bool {
+	for end := time.Now().Add(timeout); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		d.mu.Lock()
+		cur := d.cur
+		d.mu.Unlock()
+		if cur == nil && !mounted(d.Mount) {
+			return true
+		}
+	}
+	return false
+}
+
+// mounted reports whether p is a mount point: another device than the
+// folder it is in.
+func mounted(p string) bool {
+	var st, parent syscall.Stat_t
+	if syscall.Stat(p, &st) != nil || syscall.Stat(filepath.Dir(p), &parent) != nil {
+		return true // not known to be detached: keep waiting
+	}
+	return st.Dev != parent.Dev
+}
+
 // Underneath lists what is in the mount point folder itself while the
 // drive is away (vanished): a run must have written nothing there.
 func (d *Drive) Underneath() []string {
