@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/shoebox-photos/shoebox/internal/digest"
@@ -64,7 +65,7 @@ func (r *Run) openImports() {
 		r.importsReadOnly = !r.cfg.DryRun && r.imports != nil
 	}
 	if r.imports == nil && !r.cfg.DryRun {
-		r.openImportsForWriting()
+		r.openImportsForWriting("files imported before are recognised by their content only")
 	}
 	if r.imports != nil {
 		empty, err := r.imports.Empty()
@@ -81,12 +82,15 @@ func (r *Run) readsHistoryFirst(state string) bool {
 }
 
 // openImportsForWriting opens the history for writing (a history that
-// cannot be opened is started anew, with a warning).
-func (r *Run) openImportsForWriting() {
-	warn := func(msg string) { r.emit(Event{Type: "warning", Stage: "plan", Reason: msg}) }
+// cannot be opened is started anew, with a warning); a failure is a
+// warning that ends with what it costs.
+func (r *Run) openImportsForWriting(cost string) {
+	warn := func(msg string) {
+		r.emit(Event{Type: "warning", Stage: "plan", Reason: strings.ReplaceAll(msg, "\n", "; ")})
+	}
 	l, err := importlog.Open(StateDir(r.dest), warn)
 	if err != nil {
-		warn(fmt.Sprintf("%v: files imported before are recognised by their content only", err))
+		warn(fmt.Sprintf("%v: %s", err, cost))
 		return
 	}
 	r.imports, r.remember = l, l.Recorder()
@@ -102,10 +106,10 @@ func (r *Run) recorder() *importlog.Recorder {
 	}
 	r.importsReadOnly = false
 	if err := r.imports.Close(); err != nil {
-		r.emit(Event{Type: "warning", Stage: "plan", Reason: fmt.Sprintf("%v: files imported before are recognised by their content only", err)})
+		r.emit(Event{Type: "warning", Stage: "plan", Reason: fmt.Sprintf("close the import history to reopen it for writing: %v", err)})
 	}
 	r.imports = nil
-	r.openImportsForWriting()
+	r.openImportsForWriting("what this run imports or moves is not recorded in it: the next run compares those files by content, and shoebox check may list them")
 	if r.remember != nil {
 		for _, e := range r.pendingKeeps {
 			_ = r.remember.Keep(e)
@@ -122,18 +126,70 @@ func (r *Run) recording() bool { return r.remember != nil || r.importsReadOnly }
 // followInterruptedMoves moves the history entries after the library
 // files that runs which did not finish moved within the library before
 // they could record it (see movedWithinLibrary): a kill between a move
-// and its record leaves them naming the old place.
+// and its record leaves them naming the old place. It keeps those runs'
+// moves for dropInterruptedBackupCopies. The history is opened for
+// writing only when an entry still names an old place.
 func (r *Run) followInterruptedMoves() {
 	if !r.recording() {
 		return
 	}
-	pairs, err := recovery.MovesWithin(r.dest, func(journal.Summary) bool { return true })
+	runs, err := recovery.MovesWithinByRun(r.dest, func(journal.Summary) bool { return true })
+	r.interruptedMoves = runs
+	var pairs [][2]string
+	for _, rm := range runs {
+		for _, p := range rm.Pairs {
+			if known, kerr := r.imports.Knows(p[0]); kerr != nil || known {
+				pairs = append(pairs, p)
+			}
+		}
+	}
 	if err == nil && len(pairs) > 0 && r.recorder() != nil {
 		_, err = r.imports.Relocate(importlog.Pairs(pairs))
 	}
 	if err != nil {
 		r.emit(Event{Type: "warning", Stage: "plan", Reason: fmt.Sprintf("could not move the import history after the files an interrupted run moved in the library (%v): shoebox check may call them missing", err)})
 	}
+}
+
+// dropInterruptedBackupCopies finishes dropOldBackupCopies for runs that
+// did not finish: the backup copies they left at the old places of the
+// library files they moved within the library go, each once the copy at
+// the new place is there and proved identical, as a recovery of the run
+// that moved them (so that undo of that run puts them back). Only a real
+// run with the backup does it.
+func (r *Run) dropInterruptedBackupCopies() {
+	if r.backup == "" || r.cfg.DryRun {
+		return
+	}
+	for _, rm := range r.interruptedMoves {
+		pending := oldBackupCopies(r.backup, rm.Pairs)
+		if len(pending) == 0 {
+			continue
+		}
+		x, w, err := recovery.JournaledExecutor(r.cfg.FS, false, r.dest, recovery.KindRecover, rm.Run)
+		if err != nil {
+			r.emit(Event{Type: "warning", Stage: "recover", Reason: fmt.Sprintf("the backup copies the interrupted run %s left at the old places of the files it moved stay: %v", rm.Run, err)})
+			return
+		}
+		r.removeOldBackupCopies(x, pending)
+		if err := w.Close(); err != nil {
+			r.emit(Event{Type: "warning", Stage: "recover", Reason: fmt.Sprintf("finish the record of the backup copies removed after run %s: %v", rm.Run, err)})
+		}
+	}
+}
+
+// oldBackupCopies keeps the pairs whose backup copy is still at the old
+// place, and that have one at the new place.
+func oldBackupCopies(backup string, pairs [][2]string) [][2]string {
+	var out [][2]string
+	for _, p := range pairs {
+		_, errOld := os.Lstat(filepath.Join(backup, filepath.FromSlash(p[0])))
+		_, errNew := os.Lstat(filepath.Join(backup, filepath.FromSlash(p[1])))
+		if errOld == nil && errNew == nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // recall moves every source the history recognises from the scanned files
@@ -530,13 +586,19 @@ func (r *Run) dropOldBackupCopies(pairs [][2]string) {
 	if r.backup == "" || r.exec == nil {
 		return
 	}
+	r.removeOldBackupCopies(r.exec, pairs)
+}
+
+// removeOldBackupCopies removes, through x, the backup copy at the old
+// place of each pair (old, new) whose copy at the new place is identical.
+func (r *Run) removeOldBackupCopies(x *transfer.Executor, pairs [][2]string) {
 	for _, p := range pairs {
 		old := filepath.Join(r.backup, filepath.FromSlash(p[0]))
 		if _, err := os.Lstat(old); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		now := filepath.Join(r.backup, filepath.FromSlash(p[1]))
-		if res := r.exec.RemoveDuplicate(context.Background(), old, now, r.backup); res.Err != nil {
+		if res := x.RemoveDuplicate(context.Background(), old, now, r.backup); res.Err != nil {
 			r.emit(Event{Type: "warning", Stage: "transfer", Src: old, Reason: fmt.Sprintf(
 				"the backup copy at the old place of %s was kept: %v", p[1], res.Err)})
 		}

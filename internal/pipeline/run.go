@@ -117,20 +117,21 @@ type Run struct {
 	backup   string // absolute --backup folder, "" for none
 	journalP string
 
-	imports         *importlog.Log          // the library's import history; nil when unusable
-	remember        *importlog.Recorder     // writes to it; nil in dry runs and until a real run records (recorder)
-	importsReadOnly bool                    // a real run's history, open read-only until the run records something
-	pendingKeeps    []importlog.Entry       // landings to keep (keepLanding) once the history is open for writing
-	pendingImports  []importlog.Entry       // landed files waiting for the executor's Flush
-	pendingFollows  [][2]string             // library files moved within it (from, to), waiting likewise
-	recallOn        bool                    // the history has entries: the scan files sources by identity
-	sourceSums      bool                    // dedup kept some source's hash (keySum) for the library index
-	renumbering     map[string]bool         // source root → its filesystem numbers inodes afresh (recall.go)
-	resumedCounters map[string]map[int]bool // folded library folder → {counter}s the runs this one resumes gave (counter.go)
-	landedBySrc     map[string][]landedFile // source or shot → where the runs this one resumes landed it (landed.go)
-	damagedWarned   bool                    // a damaged history record was reported
-	shifts          shiftUse                // which --shift rules named a file (shiftuse.go)
-	indexCur        *store.Cursor           // dedup's cursor over the library index (scanIndex)
+	imports          *importlog.Log          // the library's import history; nil when unusable
+	remember         *importlog.Recorder     // writes to it; nil in dry runs and until a real run records (recorder)
+	importsReadOnly  bool                    // a real run's history, open read-only until the run records something
+	pendingKeeps     []importlog.Entry       // landings to keep (keepLanding) once the history is open for writing
+	interruptedMoves []recovery.RunMoves     // moves within the library of runs that did not finish (followInterruptedMoves)
+	pendingImports   []importlog.Entry       // landed files waiting for the executor's Flush
+	pendingFollows   [][2]string             // library files moved within it (from, to), waiting likewise
+	recallOn         bool                    // the history has entries: the scan files sources by identity
+	sourceSums       bool                    // dedup kept some source's hash (keySum) for the library index
+	renumbering      map[string]bool         // source root → its filesystem numbers inodes afresh (recall.go)
+	resumedCounters  map[string]map[int]bool // folded library folder → {counter}s the runs this one resumes gave (counter.go)
+	landedBySrc      map[string][]landedFile // source or shot → where the runs this one resumes landed it (landed.go)
+	damagedWarned    bool                    // a damaged history record was reported
+	shifts           shiftUse                // which --shift rules named a file (shiftuse.go)
+	indexCur         *store.Cursor           // dedup's cursor over the library index (scanIndex)
 
 	now           time.Time // when the run started: "recent" modification times are judged from it
 	lastProgress  time.Time
@@ -266,6 +267,7 @@ func Open(cfg Config) (*Run, error) {
 		r.Close()
 		return nil, err
 	}
+	r.dropInterruptedBackupCopies()
 	return r, nil
 }
 

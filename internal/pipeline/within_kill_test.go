@@ -20,7 +20,10 @@ import (
 // kill after the moves are durable and before the history follows leaves
 // the landings at the old places: the next run moves them on from the
 // killed run's journal.
-const envWithinKill = "SHOEBOX_WITHIN_KILL_LIB"
+const (
+	envWithinKill       = "SHOEBOX_WITHIN_KILL_LIB"
+	envWithinKillBackup = "SHOEBOX_WITHIN_KILL_BACKUP"
+)
 
 func TestWithinLibraryMoveKillChild(t *testing.T) {
 	lib := os.Getenv(envWithinKill)
@@ -28,7 +31,8 @@ func TestWithinLibraryMoveKillChild(t *testing.T) {
 		t.Skip("only runs as the child of TestHistoryFollowsFilesMovedWithinTheLibrary")
 	}
 	fsys := dieAt(func(p string) bool { return p == crashBeforeImports })
-	sortTree(t, []string{filepath.Join(lib, "2019")}, lib, moveToMonths(fsys))
+	withBackup := func(c *Config) { c.Backup = os.Getenv(envWithinKillBackup) }
+	sortTree(t, []string{filepath.Join(lib, "2019")}, lib, moveToMonths(fsys), withBackup)
 	t.Fatal("child survived the kill point")
 }
 
@@ -111,35 +115,55 @@ func landingsAreWhereTheFilesAre(t *testing.T, lib string, n int) {
 // With a backup, the second copies follow the files moved within the
 // library: each is written at the file's new place and the one at its old
 // place goes (the backup mirrors the library, not two layouts of it), and
-// undo puts back both.
+// undo puts back both. Killed after the moves and before the history and
+// the backup follow, the next sort with the backup finishes both, as a
+// recovery of the killed run: its undo puts the old layout back in both.
 func TestBackupFollowsFilesMovedWithinTheLibrary(t *testing.T) {
-	root := t.TempDir()
-	const n = 12
-	src, _ := cardOf(t, root, n, 10)
-	lib, bak := filepath.Join(root, "lib"), filepath.Join(root, "bak")
-	if err := os.Mkdir(bak, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	withBackup := func(c *Config) { c.Backup = bak }
-	if sum, _ := sortTree(t, []string{src}, lib, withBackup); sum.Transferred != n || sum.BackupCopies != n {
-		t.Fatalf("first import: %+v", sum)
-	}
-	before := snapshot(t, lib)
-	sortTree(t, []string{filepath.Join(lib, "2019")}, lib, moveToMonths(fsx.OS), withBackup)
-	moved := snapshot(t, lib)
-	if len(moved) != n || maps.Equal(moved, before) {
-		t.Fatalf("the move within the library did not happen: %v", moved)
-	}
-	if got := snapshot(t, bak); !maps.Equal(got, moved) {
-		t.Errorf("the backup does not mirror the library after the move:\nlibrary %v\nbackup  %v", keys(moved), keys(got))
-	}
-	if _, err := undo.Last(t.Context(), lib, undo.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if got := snapshot(t, lib); !maps.Equal(got, before) {
-		t.Errorf("undo did not put the library back: %v", keys(got))
-	}
-	if got := snapshot(t, bak); !maps.Equal(got, before) {
-		t.Errorf("undo did not put the backup back:\nwant %v\ngot  %v", keys(before), keys(got))
+	for _, killed := range []bool{false, true} {
+		name := "whole"
+		if killed {
+			name = "killed-before-the-history"
+		}
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			const n = 12
+			src, _ := cardOf(t, root, n, 10)
+			lib, bak := filepath.Join(root, "lib"), filepath.Join(root, "bak")
+			if err := os.Mkdir(bak, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			withBackup := func(c *Config) { c.Backup = bak }
+			if sum, _ := sortTree(t, []string{src}, lib, withBackup); sum.Transferred != n || sum.BackupCopies != n {
+				t.Fatalf("first import: %+v", sum)
+			}
+			before := snapshot(t, lib)
+			if killed {
+				runDyingChild(t, "TestWithinLibraryMoveKillChild", envWithinKill+"="+lib, envWithinKillBackup+"="+bak)
+				if got := snapshot(t, bak); len(got) == n {
+					t.Fatal("the kill left no old backup copy to finish with: the test tests nothing")
+				}
+				sortTree(t, []string{src}, lib, withBackup) // any sort with the backup finishes the job
+			} else {
+				sortTree(t, []string{filepath.Join(lib, "2019")}, lib, moveToMonths(fsx.OS), withBackup)
+			}
+			moved := snapshot(t, lib)
+			if len(moved) != n || maps.Equal(moved, before) {
+				t.Fatalf("the move within the library did not happen: %v", moved)
+			}
+			if got := snapshot(t, bak); !maps.Equal(got, moved) {
+				t.Errorf("the backup does not mirror the library after the move:\nlibrary %v\nbackup  %v", keys(moved), keys(got))
+			}
+			// The sort that finished a killed run imported nothing: undo
+			// passes over it to the move.
+			if _, err := undo.Last(t.Context(), lib, undo.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if got := snapshot(t, lib); !maps.Equal(got, before) {
+				t.Errorf("undo did not put the library back: %v", keys(got))
+			}
+			if got := snapshot(t, bak); !maps.Equal(got, before) {
+				t.Errorf("undo did not put the backup back:\nwant %v\ngot  %v", keys(before), keys(got))
+			}
+		})
 	}
 }
