@@ -167,3 +167,36 @@ func TestBackupFollowsFilesMovedWithinTheLibrary(t *testing.T) {
 		})
 	}
 }
+
+// Undo never leaves the backup holding fewer files than the library:
+// after a move within the library (with its own, second backup folder)
+// and its undo, the library's copies are new files (a move with a backup
+// copies), so an undo of the first import leaves them in place as changed
+// since; their copies in the first backup, untouched, stay too.
+func TestUndoKeepsTheBackupCopyOfALibraryCopyItLeaves(t *testing.T) {
+	root := t.TempDir()
+	const n = 12
+	src, _ := cardOf(t, root, n, 10)
+	lib, bak, bak2 := filepath.Join(root, "lib"), filepath.Join(root, "bak"), filepath.Join(root, "bak2")
+	for _, d := range []string{bak, bak2} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sortTree(t, []string{src}, lib, func(c *Config) { c.Backup = bak })
+	sortTree(t, []string{filepath.Join(lib, "2019")}, lib, moveToMonths(fsx.OS), func(c *Config) { c.Backup = bak2 })
+	for range 2 { // the move, then the first import
+		if _, err := undo.Last(t.Context(), lib, undo.Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inLib, inBak := snapshot(t, lib), snapshot(t, bak)
+	if len(inLib) == 0 {
+		t.Fatal("the undo of the import removed every library copy: the test tests nothing")
+	}
+	for p, b := range inLib {
+		if inBak[p] != b {
+			t.Errorf("%s stays in the library, but its backup copy was removed", p)
+		}
+	}
+}

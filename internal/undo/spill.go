@@ -26,7 +26,7 @@ type spill struct {
 
 // spillReversible writes every reversible Done entry of run (and of its
 // recoveries, then extra) to a scratch store in dir, which it empties first.
-func spillReversible(h *history, run journal.Summary, extra []journal.Entry, dir string) (*spill, error) {
+func spillReversible(h *history, run journal.Summary, extra []journal.Entry, dest, dir string) (*spill, error) {
 	// A scratch store starts empty: what a killed undo left there (the
 	// reversal of another run, maybe) is never merged into this one.
 	st, err := store.Open(dir, store.Options{Scratch: true})
@@ -40,7 +40,7 @@ func spillReversible(h *history, run journal.Summary, extra []journal.Entry, dir
 			return nil
 		}
 		sp.n++
-		return w.Put(spillKey(e, sp.n), encodeEntry(e))
+		return w.Put(spillKey(e, sp.n, !inside(dest, e.Dst)), encodeEntry(e))
 	}
 	for _, p := range h.JournalsOf(run) {
 		if _, err := journal.Read(p, put); err != nil {
@@ -58,15 +58,21 @@ func spillReversible(h *history, run journal.Summary, extra []journal.Entry, dir
 	return sp, nil
 }
 
-// spillKey orders the reversal: every file newest first, then every
+// spillKey orders the reversal: every library file newest first, then
+// every file outside the library (backup copies) newest first, then every
 // folder, deepest first, so that a folder is only tried once all that the
 // run put in it is gone, whatever order the journals recorded them in (a
-// recovery records what a killed run had done after the fact).
-func spillKey(e journal.Entry, n uint64) []byte {
+// recovery records what a killed run had done after the fact). Library
+// files come before their backup copies so that a library copy left in
+// place (changed since) keeps its backup copy too (undoer.backupOfKept).
+func spillKey(e journal.Entry, n uint64, outside bool) []byte {
 	k := []byte{0}
-	if e.Action == journal.Mkdir {
+	switch {
+	case e.Action == journal.Mkdir:
 		depth := strings.Count(filepath.Clean(e.Dst), string(filepath.Separator))
-		k = store.AppendUint64([]byte{1}, math.MaxUint64-uint64(depth))
+		k = store.AppendUint64([]byte{2}, math.MaxUint64-uint64(depth))
+	case outside:
+		k = []byte{1}
 	}
 	return store.AppendUint64(k, math.MaxUint64-n)
 }

@@ -33,7 +33,7 @@ func TestSpilledEntriesComeBackNewestFirstAndWhole(t *testing.T) {
 	if err != nil || len(h.Runs) != 1 {
 		t.Fatalf("history: %v, %d runs", err, len(h.Runs))
 	}
-	sp, err := spillReversible(h, h.Runs[0], nil, filepath.Join(t.TempDir(), "scratch"))
+	sp, err := spillReversible(h, h.Runs[0], nil, t.TempDir(), filepath.Join(t.TempDir(), "scratch"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -192,8 +192,9 @@ type undoer struct {
 	exec   *transfer.Executor
 	failed int
 
-	removedBefore []uint64 // see history.revertedBefore
-	unreachable   int      // of failed: backup copies out of reach
+	removedBefore []uint64        // see history.revertedBefore
+	unreachable   int             // of failed: backup copies out of reach
+	keptSources   map[string]bool // sources whose library copy was left in place (backupOfKept)
 }
 
 func (u *undoer) undo(h *history, extra []journal.Entry) error {
@@ -205,7 +206,7 @@ func (u *undoer) undo(h *history, extra []journal.Entry) error {
 	if u.removedBefore, err = h.revertedBefore(id); err != nil {
 		return fmt.Errorf("undo run %s: %w", id, err)
 	}
-	sp, err := spillReversible(h, u.run, extra, dir)
+	sp, err := spillReversible(h, u.run, extra, u.dest, dir)
 	if err != nil {
 		return fmt.Errorf("undo run %s: %w", id, err)
 	}
@@ -222,7 +223,10 @@ func (u *undoer) undo(h *history, extra []journal.Entry) error {
 		if err := u.libraryGone(); err != nil {
 			return err
 		}
-		res, out := u.outOfReach(e)
+		res, out := u.backupOfKept(e)
+		if !out {
+			res, out = u.outOfReach(e)
+		}
 		if !out {
 			res = rev.Reverse(u.ctx, e)
 		}
@@ -334,6 +338,7 @@ func (u *undoer) account(res transfer.Reversal) error {
 		u.st.Kept++
 		u.report(Event{Outcome: "kept", Action: "restore", Path: e.Dst, To: e.Src, Reason: res.Err.Error()}, "not restored: %v", res.Err)
 	case errors.Is(res.Err, transfer.ErrLeftInPlace):
+		u.noteKept(e)
 		u.st.Kept++
 		u.report(Event{Outcome: "kept", Path: e.Dst, Reason: res.Err.Error()}, "kept %v", res.Err)
 	case errors.Is(res.Err, ErrUnreachable) && dir:
@@ -419,4 +424,28 @@ func (u *undoer) restoreTemplate() error {
 		return config.SaveLibrary(u.dest, s)
 	}
 	return nil
+}
+
+// noteKept remembers the source of a library copy left in place.
+func (u *undoer) noteKept(e journal.Entry) {
+	if e.Src == "" || !recovery.IsTransfer(e.Action) || !inside(u.dest, e.Dst) {
+		return
+	}
+	if u.keptSources == nil {
+		u.keptSources = map[string]bool{}
+	}
+	u.keptSources[e.Src] = true
+}
+
+// backupOfKept leaves the backup copy of a file whose library copy this
+// undo left in place (changed since, or replaced): removing it would
+// leave the library holding a file the backup no longer does. Library
+// files are reversed before backup copies (spillKey), so the library
+// copy's fate is known when its backup copy comes.
+func (u *undoer) backupOfKept(e journal.Entry) (transfer.Reversal, bool) {
+	if !u.keptSources[e.Src] || !recovery.IsTransfer(e.Action) || inside(u.dest, e.Dst) {
+		return transfer.Reversal{}, false
+	}
+	err := fmt.Errorf("the backup copy %s of %s stays with its library copy: %w", quote.Path(e.Dst), quote.Path(e.Src), transfer.ErrLeftInPlace)
+	return transfer.Reversal{Entry: e, Err: err}, true
 }
