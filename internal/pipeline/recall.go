@@ -601,6 +601,8 @@ func (r *Run) removeOldBackupCopies(x *transfer.Executor, pairs [][2]string) {
 		if res := x.RemoveDuplicate(context.Background(), old, now, r.backup); res.Err != nil {
 			r.emit(Event{Type: "warning", Stage: "transfer", Src: old, Reason: fmt.Sprintf(
 				"the backup copy at the old place of %s was kept: %v", p[1], res.Err)})
+		} else {
+			r.sum.OldBackupsRemoved++
 		}
 	}
 }

@@ -112,8 +112,9 @@ type Summary struct {
 	DuplicatesRemoved int64            `json:"duplicates_removed"` // --delete-duplicates: duplicate sources removed (dry run: would be)
 	UnknownDate       int64            `json:"unknown_date"`
 	ModTimeOnly       int64            `json:"dated_by_mtime"`
-	BackupCopies      int64            `json:"backup_copies,omitempty"` // --backup: second copies in place (or planned), identical ones found there included
-	ModTimeDistrusted int64            `json:"mtime_not_trusted"`       // dated only by a modification time that looks like a copy's: sent to the unknown folder (also counted in unknown_date)
+	BackupCopies      int64            `json:"backup_copies,omitempty"`             // --backup: second copies in place (or planned), identical ones found there included
+	OldBackupsRemoved int64            `json:"old_backup_copies_removed,omitempty"` // --backup: copies at the old places of files moved within the library, removed
+	ModTimeDistrusted int64            `json:"mtime_not_trusted"`                   // dated only by a modification time that looks like a copy's: sent to the unknown folder (also counted in unknown_date)
 	Failed            int64            `json:"failed"`
 	NotAttempted      int64            `json:"not_attempted"` // left for the next run after a stop (destination full)
 	Bytes             int64            `json:"bytes"`

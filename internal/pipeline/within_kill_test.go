@@ -144,7 +144,10 @@ func TestBackupFollowsFilesMovedWithinTheLibrary(t *testing.T) {
 				}
 				sortTree(t, []string{src}, lib, withBackup) // any sort with the backup finishes the job
 			} else {
-				sortTree(t, []string{filepath.Join(lib, "2019")}, lib, moveToMonths(fsx.OS), withBackup)
+				sum, _ := sortTree(t, []string{filepath.Join(lib, "2019")}, lib, moveToMonths(fsx.OS), withBackup)
+				if sum.OldBackupsRemoved != 4 {
+					t.Errorf("the summary counts %d old backup copies removed, want 4", sum.OldBackupsRemoved)
+				}
 			}
 			moved := snapshot(t, lib)
 			if len(moved) != n || maps.Equal(moved, before) {
