@@ -27,7 +27,7 @@ func printSummary(w io.Writer, s pipeline.Summary, dest string, elapsed time.Dur
 	row(verb, s.Transferred-s.Renamed)
 	row(verb+" renamed", s.Renamed)
 	row("backup copies", s.BackupCopies)
-	row("old backups removed", s.OldBackupsRemoved)
+	row(map[bool]string{false: "old backups removed", true: "old backups to remove"}[s.DryRun], s.OldBackupsRemoved)
 	row("already in library", s.Identical)
 	row("imported before", s.ImportedBefore)
 	row("duplicates", s.Duplicates)

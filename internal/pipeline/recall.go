@@ -444,6 +444,9 @@ func (r *Run) admitKnown(fi fileInfo) (leftOut bool) {
 // plan stage): such entries are committed in batches as they come, so a
 // first re-run over a big library does not hold them all.
 func (r *Run) rememberImport(src importSource, libPath string, sum *digest.Sum, link, durable bool) {
+	if r.cfg.DryRun && !durable {
+		r.predictOldBackupCopy(src.path)
+	}
 	if !r.recording() || src.dev == 0 && src.ino == 0 {
 		return
 	}
@@ -604,5 +607,22 @@ func (r *Run) removeOldBackupCopies(x *transfer.Executor, pairs [][2]string) {
 		} else {
 			r.sum.OldBackupsRemoved++
 		}
+	}
+}
+
+// predictOldBackupCopy counts, in a dry run, the backup copy the run
+// would remove from the old place of a library file it moves within the
+// library (dropOldBackupCopies), so that the dry run's summary says what
+// the run will do.
+func (r *Run) predictOldBackupCopy(src string) {
+	if r.backup == "" || r.imports == nil {
+		return
+	}
+	from, ok := r.movedWithinLibrary(src, false)
+	if !ok {
+		return
+	}
+	if _, err := os.Lstat(filepath.Join(r.backup, filepath.FromSlash(from))); err == nil {
+		r.sum.OldBackupsRemoved++
 	}
 }
