@@ -178,6 +178,22 @@ func (r *Run) dropInterruptedBackupCopies() {
 	}
 }
 
+// followInterruptedRelayouts moves the backup copies that a relayout which
+// did not finish (killed) left at the old places of the library files it
+// had moved, as running that relayout again would: a sort with the backup
+// finishes the backup's side of it too (recovery.FollowInterruptedBackups).
+func (r *Run) followInterruptedRelayouts() {
+	if r.backup == "" || r.cfg.DryRun || len(r.interruptedMoves) == 0 {
+		return
+	}
+	left := func(path, reason string) {
+		r.emit(Event{Type: "warning", Stage: "recover", Src: path, Reason: fmt.Sprintf("%s (after an interrupted relayout): %s", path, reason)})
+	}
+	if _, err := recovery.FollowInterruptedBackups(context.Background(), r.dest, r.backup, r.cfg.FS, recovery.IsRelayout, left); err != nil {
+		r.emit(Event{Type: "warning", Stage: "recover", Reason: fmt.Sprintf("the backup copies an interrupted relayout left at their old places stay there (%v): run that relayout again to move them", err)})
+	}
+}
+
 // oldBackupCopies keeps the pairs whose backup copy is still at the old
 // place, and that have one at the new place.
 func oldBackupCopies(backup string, pairs [][2]string) [][2]string {

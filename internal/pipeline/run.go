@@ -268,6 +268,7 @@ func Open(cfg Config) (*Run, error) {
 		return nil, err
 	}
 	r.dropInterruptedBackupCopies()
+	r.followInterruptedRelayouts()
 	return r, nil
 }
 

@@ -67,10 +67,10 @@ func apply(ctx context.Context, lib string, hist *importlog.Log, p *planned, opt
 	}
 	f := &follower{x: transfer.New(transfer.Options{FS: opt.FS, Journal: w, Library: lib}), hist: hist}
 	if st.Backup != "" {
-		if f.b, err = openBackup(st.Backup, w, opt, &st); err != nil {
+		if f.b, err = recovery.OpenBackupFollower(st.Backup, opt.FS, w, backupLeft(opt)); err != nil {
 			return st, errors.Join(fmt.Errorf("relayout %s: %w", quote.Path(opt.Library), err), w.CloseUnfinished())
 		}
-		defer f.b.close()
+		defer f.b.Close()
 	}
 	stop := ctx.Err()
 	for i, m := range p.moves {
@@ -93,6 +93,9 @@ func apply(ctx context.Context, lib string, hist *importlog.Log, p *planned, opt
 	}
 	if err == nil {
 		err = f.follow(ctx)
+	}
+	if f.b != nil {
+		st.BackupMoved, st.BackupMissing, st.BackupFailed = f.b.Moved, f.b.Missing, f.b.Failed
 	}
 	return finish(ctx, lib, p, opt, st, w, stop, err)
 }
@@ -142,7 +145,7 @@ func finish(ctx context.Context, lib string, p *planned, opt Options, st Stats, 
 // copies and the history.
 type follower struct {
 	x    *transfer.Executor
-	b    *backupMover // nil without a backup
+	b    *recovery.BackupFollower // nil without a backup
 	hist *importlog.Log
 	done [][2]string // (old, new) relative paths moved since the last follow
 }
@@ -160,7 +163,7 @@ func (f *follower) follow(ctx context.Context) error {
 	f.done = nil
 	var berr error
 	if f.b != nil {
-		berr = f.b.follow(ctx, pairs)
+		berr = f.b.Follow(ctx, pairs)
 	}
 	_, err := f.hist.Relocate(importlog.Pairs(pairs))
 	return errors.Join(berr, err)
