@@ -7,7 +7,7 @@ import (
 
 // Usage is the command line ParseArgs reads.
 const Usage = "<count> [work-dir] [--scan-only] [--keep] [--workers N|auto] [--meta-workers N] [--dedup on|off]\n" +
-	"       [--real-size] [--cold] [--rerun] [--incremental N] [--compare] [--zip] [--mode copy|reflink] [--generate-only] [--label TEXT]\n" +
+	"       [--real-size] [--cold] [--rerun] [--incremental N] [--compare] [--zip] [--life] [--mode copy|reflink] [--generate-only] [--label TEXT]\n" +
 	"       [--history on|off|both]"
 
 // option is one flag of the command line: a switch (takesValue false, set
@@ -39,6 +39,7 @@ func options(cfg *Config) map[string]option {
 		"--rerun":         on(&cfg.Rerun),
 		"--compare":       on(&cfg.Compare),
 		"--zip":           on(&cfg.Zip),
+		"--life":          on(&cfg.Life),
 		"--generate-only": on(&cfg.GenerateOnly),
 		"--cpuprofile":    text(&cfg.CPUProfile),
 		"--memprofile":    text(&cfg.MemProfile),
@@ -80,8 +81,8 @@ func ParseArgs(args []string) (Config, error) {
 	if err := cfg.setPositional(positional); err != nil {
 		return cfg, err
 	}
-	if cfg.ScanOnly && (cfg.Rerun || cfg.Incremental > 0 || cfg.Compare || cfg.Zip) {
-		return cfg, fmt.Errorf("--scan-only copies nothing: it cannot be combined with --rerun, --incremental, --compare or --zip")
+	if cfg.ScanOnly && (cfg.Rerun || cfg.Incremental > 0 || cfg.Compare || cfg.Zip || cfg.Life) {
+		return cfg, fmt.Errorf("--scan-only copies nothing: it cannot be combined with --rerun, --incremental, --compare, --zip or --life")
 	}
 	return cfg, nil
 }

@@ -43,6 +43,7 @@ type Config struct {
 	Incremental  int    // > 0: time sorting this many new files (a card of their own) into an empty library and into the sorted one, each after a dry run of it
 	Compare      bool   // time `cp -r && sync` and `rsync -a && sync` on the same tree
 	Zip          bool   // time the first sort from a zip of the tree against from the tree
+	Life         bool   // time check, check --read-data (against hashing the files) and relayout on the library (life.go)
 	GenerateOnly bool   // generate the tree and stop (to fill a slow mount from its server side)
 	Label        string // names the storage in a one-line summary row
 	// History is the import history during the timed sort: HistoryOn (as
@@ -158,9 +159,21 @@ func timeWithoutHistory(ctx context.Context, cfg Config, src, dst string, row *R
 	return nil
 }
 
-// laterRuns times the reference commands, the re-run, the incremental
-// import and the sorts from a zip, in that order.
+// laterRuns times the runs after the first sort: laterSorts, then, with
+// --life, the library's later life (lifeRuns).
 func laterRuns(ctx context.Context, cfg Config, work string, row *Row, log io.Writer) error {
+	if err := laterSorts(ctx, cfg, work, row, log); err != nil || !cfg.Life {
+		return err
+	}
+	// Last: the relayout moves the library the other rows sort into.
+	rs, err := lifeRuns(ctx, cfg, filepath.Join(work, "dst"), log)
+	row.Runs = append(row.Runs, rs...)
+	return err
+}
+
+// laterSorts times the reference commands, the re-run, the incremental
+// import and the sorts from a zip, in that order.
+func laterSorts(ctx context.Context, cfg Config, work string, row *Row, log io.Writer) error {
 	src, dst := filepath.Join(work, "src"), filepath.Join(work, "dst")
 	if cfg.Compare {
 		row.Runs = append(row.Runs, compareRuns(cfg, work, src, log)...)
@@ -316,8 +329,11 @@ func incremental(ctx context.Context, cfg Config, work string, log io.Writer) ([
 	return rows, nil
 }
 
+// benchTemplate is the layout every bench sort files into.
+const benchTemplate = "{year}/{year}-{month}-{day}/{name}{ext}"
+
 func openRun(cfg Config, src, dst string, row *Row) (*pipeline.Run, error) {
-	tmpl, err := layout.Parse("{year}/{year}-{month}-{day}/{name}{ext}")
+	tmpl, err := layout.Parse(benchTemplate)
 	if err != nil {
 		return nil, err
 	}

@@ -122,17 +122,52 @@ func TestBenchTimesTheSortFromAZip(t *testing.T) {
 	}
 }
 
+// TestBenchTimesTheLibrarysLife runs the --life rows on a small tree:
+// check, check --read-data, the reference hash and a relayout, each with
+// its time, rate and peak RSS; the relayout moves every file.
+func TestBenchTimesTheLibrarysLife(t *testing.T) {
+	var log bytes.Buffer
+	cfg := Config{Count: 40, WorkDir: t.TempDir(), Workers: 2, Seed: 5, Mode: "copy", Life: true}
+	row, err := Run(context.Background(), cfg, &log)
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, log.String())
+	}
+	want := []string{"check (stat only)", "check --read-data", "BLAKE3 of the same files", "relayout to"}
+	var got []RunRow
+	for _, r := range row.Runs {
+		for _, w := range want {
+			if strings.HasPrefix(r.Name, w) {
+				got = append(got, r)
+			}
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("life rows %+v, want %v", got, want)
+	}
+	for i, r := range got {
+		if !strings.HasPrefix(r.Name, want[i]) || r.Took <= 0 || !strings.Contains(r.Note, "files/s") {
+			t.Errorf("row %d: %+v", i, r)
+		}
+		if runtime.GOOS == "linux" && r.PeakRSS <= 0 {
+			t.Errorf("%s: no peak RSS", r.Name)
+		}
+	}
+	if !strings.Contains(got[1].Note, "MB/s") || !strings.HasPrefix(got[3].Note, "40 moved") {
+		t.Errorf("notes: %q, %q", got[1].Note, got[3].Note)
+	}
+}
+
 func TestParseArgsNewFlags(t *testing.T) {
 	cfg, err := ParseArgs([]string{"100", "/w", "--real-size", "--cold", "--rerun", "--incremental", "10",
-		"--compare", "--zip", "--mode", "reflink", "--workers", "auto", "--meta-workers", "16"})
+		"--compare", "--zip", "--life", "--mode", "reflink", "--workers", "auto", "--meta-workers", "16"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !cfg.RealSize || !cfg.Cold || !cfg.Rerun || cfg.Incremental != 10 || !cfg.Compare || !cfg.Zip ||
+	if !cfg.RealSize || !cfg.Cold || !cfg.Rerun || cfg.Incremental != 10 || !cfg.Compare || !cfg.Zip || !cfg.Life ||
 		cfg.Mode != "reflink" || cfg.Workers != 0 || cfg.MetaWorkers != 16 || cfg.WorkDir != "/w" {
 		t.Errorf("parsed %+v", cfg)
 	}
-	for _, bad := range [][]string{{"10", "--mode", "move"}, {"10", "--incremental", "0"}, {"10", "--scan-only", "--rerun"}, {"10", "--scan-only", "--zip"}} {
+	for _, bad := range [][]string{{"10", "--mode", "move"}, {"10", "--incremental", "0"}, {"10", "--scan-only", "--rerun"}, {"10", "--scan-only", "--zip"}, {"10", "--scan-only", "--life"}} {
 		if _, err := ParseArgs(bad); err == nil {
 			t.Errorf("%v: accepted", bad)
 		}
