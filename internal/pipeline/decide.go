@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -65,41 +64,44 @@ type DecideOptions struct {
 
 // DecideWith is Decide with more of sort's flags.
 func DecideWith(path string, opt meta.Options, o DecideOptions) (Decision, error) {
-	hidden, shifts := o.Hidden, o.Shift
+	return NewDecider(opt, o).Decide(path)
+}
+
+// Decide is DecideWith for path, with d's readers and folder cache.
+func (d *Decider) Decide(path string) (Decision, error) {
 	path = filepath.Clean(path) // "./IMG_1.JPG" is the folder's IMG_1.JPG, not a second file
 	set, path, notes, err := openMemberArchive(path)
 	if err != nil {
 		return Decision{}, err
 	}
 	defer set.Close()
-	self, err := readFileInfo(meta.NewReader(opt), path, set)
+	self, err := readFileInfo(d.self, path, set)
 	if err != nil {
 		return Decision{}, err
 	}
-	d := Decision{Info: self.Info, Notes: notes}
+	dec := Decision{Info: self.Info, Notes: notes}
 	switch {
 	case !isMedia(self.Info.Kind) && self.Info.Kind != meta.KindSidecar:
-		return d.ignored(notMedia(self.Info)), nil
+		return dec.ignored(notMedia(self.Info)), nil
 	case self.File.Size == 0:
-		return d.ignored("empty file (0 bytes): nothing to sort"), nil
+		return dec.ignored("empty file (0 bytes): nothing to sort"), nil
 	}
-	opt.Explain = false // the companions' candidates are not shown
-	members, err := groupMembers(self, meta.NewReader(opt), hidden, set)
+	members, err := groupMembers(self, d.folderOf(path, set))
 	if err != nil {
 		return Decision{}, err
 	}
-	loc := opt.VideoTZ
+	loc := d.opt.VideoTZ
 	if loc == nil {
 		loc = time.Local
 	}
-	d = d.from(arrange(members, dating{loc: loc, tags: opt.DateTags}, shifts), self)
-	if d.Role == RoleLeads || d.Role == RoleFollows {
-		d.DateNote, _ = modTimePolicy{o.NoModTime, o.TrustModTime}.verdict(d.dated, d.Date, time.Now())
-		if d.DateNote != "" {
-			d.Date = meta.Date{}
+	dec = dec.from(arrange(members, dating{loc: loc, tags: d.opt.DateTags}, d.o.Shift), self)
+	if dec.Role == RoleLeads || dec.Role == RoleFollows {
+		dec.DateNote, _ = modTimePolicy{d.o.NoModTime, d.o.TrustModTime}.verdict(dec.dated, dec.Date, time.Now())
+		if dec.DateNote != "" {
+			dec.Date = meta.Date{}
 		}
 	}
-	return d, nil
+	return dec, nil
 }
 
 // Chosen reports whether c is the date the file is filed under: the one
@@ -263,27 +265,21 @@ func folderFiles(path string, hidden bool, set *archive.Set) ([]string, error) {
 	return out, nil
 }
 
-// groupMembers is the group sort would plan path in, as the meta and plan
+// groupMembers is the group sort would plan self in, as the meta and plan
 // stages build it: the folder's files of one folded stem (groupKey), then
-// the Live Photo join (joinLivePhotos, through the same livePairs): a
-// video sharing a still's ContentIdentifier and capture time moves into
-// its group, and is decided there. Empty files never take part (admit).
-func groupMembers(self fileInfo, rd *meta.Reader, hidden bool, set *archive.Set) ([]fileInfo, error) {
-	paths, err := folderFiles(self.File.Path, hidden, set)
+// for a Live Photo the other stems' halves its identifier pairs with it
+// (joinLive), every file read through beside.
+func groupMembers(self fileInfo, beside folder) ([]fileInfo, error) {
+	peers, err := beside.others()
 	if err != nil {
 		return nil, err
 	}
 	own := stemKey(self.File.Path)
-	var folder []fileInfo // the folder's files but self, each read only when needed
-	for _, p := range paths {
-		folder = append(folder, fileInfo{File: scan.File{Path: p}})
-	}
-	sort.SliceStable(folder, func(i, j int) bool { return stemKey(folder[i].File.Path) < stemKey(folder[j].File.Path) })
 	members := []fileInfo{self}
-	for i, fi := range folder {
-		if stemKey(fi.File.Path) == own {
-			if folder[i], err = readFileInfo(rd, fi.File.Path, set); err == nil && folder[i].File.Size > 0 {
-				members = append(members, folder[i])
+	for _, p := range peers {
+		if p.key == own && p.path != self.File.Path {
+			if fi, err := beside.read(p.path); err == nil && fi.File.Size > 0 {
+				members = append(members, fi)
 			}
 		}
 	}
@@ -295,11 +291,11 @@ func groupMembers(self fileInfo, rd *meta.Reader, hidden bool, set *archive.Set)
 		return members, nil
 	}
 	all := []fileInfo{self}
-	for _, fi := range folder {
-		if stemKey(fi.File.Path) != own {
-			fi, err = readFileInfo(rd, fi.File.Path, set)
+	for _, p := range peers {
+		if p.path == self.File.Path {
+			continue
 		}
-		if err == nil && fi.File.Size > 0 {
+		if fi, err := beside.read(p.path); err == nil && fi.File.Size > 0 {
 			all = append(all, fi)
 		}
 	}

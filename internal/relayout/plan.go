@@ -103,11 +103,12 @@ func (p *planned) arrange(ctx context.Context, lib string, files []file, to *lay
 	leaders := map[string]*group{}
 	follows := map[string][]file{}
 	var groups []*group
+	decider := pipeline.NewDecider(meta.Options{}, pipeline.DecideOptions{}) // one folder listed at a time: files come in path order
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		d, err := pipeline.DecideWith(f.full, meta.Options{}, pipeline.DecideOptions{})
+		d, err := decider.Decide(f.full)
 		if err != nil {
 			p.leave(lib, f, "its metadata could not be read: "+err.Error())
 			continue
