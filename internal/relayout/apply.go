@@ -97,12 +97,12 @@ func apply(ctx context.Context, lib string, hist *importlog.Log, p *planned, opt
 	if f.b != nil {
 		st.BackupMoved, st.BackupMissing, st.BackupFailed = f.b.Moved, f.b.Missing, f.b.Failed
 	}
-	return finish(ctx, lib, p, opt, st, w, stop, err)
+	return finish(lib, p, opt, st, w, stop, err)
 }
 
 // finish records the template once every file moved, removes the folders
 // the moves emptied, and closes the run's journal with its outcome.
-func finish(ctx context.Context, lib string, p *planned, opt Options, st Stats, w *journal.Writer, stop, err error) (Stats, error) {
+func finish(lib string, p *planned, opt Options, st Stats, w *journal.Writer, stop, err error) (Stats, error) {
 	if err == nil && stop == nil && st.Failed == 0 {
 		err = recordTemplate(lib, opt.To.String())
 	}
