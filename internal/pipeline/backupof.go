@@ -40,10 +40,14 @@ func CheckBackupOf(lib, backup string) error {
 		return fmt.Errorf("%w: %w: the backup folder %s has no readable record of whose backup it is (%s: %v): only a backup a sort with --backup made for this library is moved with it",
 			ErrConfig, ErrBackupOwned, quote.Path(backup), quote.Path(marker), fsx.Bare(err))
 	}
-	id, _ := readSmall(filepath.Join(StateDir(lib), libraryIDFile))
-	if owner.id == "" || owner.id != strings.TrimSpace(string(id)) || !samePlace(owner.path, lib) {
-		return fmt.Errorf("%w: %w: %s is the backup of the library %s, not of %s", ErrConfig, ErrBackupOwned,
-			quote.Path(backup), quote.Path(owner.path), quote.Path(lib))
+	// As sort judges it (checkBackupOwner): the library at the place the
+	// record names, or the library the record names by identity, moved
+	// from there (no library with that identity is left at the old place).
+	raw, _ := readSmall(filepath.Join(StateDir(lib), libraryIDFile))
+	id := strings.TrimSpace(string(raw))
+	if samePlace(owner.path, lib) || owner.id == id && id != "" && !stillThere(owner.path, id) {
+		return nil
 	}
-	return nil
+	return fmt.Errorf("%w: %w: %s is the backup of the library %s, not of %s", ErrConfig, ErrBackupOwned,
+		quote.Path(backup), quote.Path(owner.path), quote.Path(lib))
 }

@@ -156,3 +156,23 @@ func TestRelayoutRefusesAnotherLibrarysBackup(t *testing.T) {
 		t.Error("a refused relayout moved files")
 	}
 }
+
+// A library moved to another folder keeps its backup, as sort judges it:
+// the backup's record names the library by its identity, and no library
+// with that identity is left at the old place.
+func TestRelayoutAcceptsTheBackupOfAMovedLibrary(t *testing.T) {
+	lib, bak := libraryWithBackup(t)
+	moved := lib + "-moved"
+	if err := os.Rename(lib, moved); err != nil {
+		t.Fatal(err)
+	}
+	opt := options(t, moved, byDay, byMonth)
+	opt.Backup = bak
+	st, err := relayout.Run(context.Background(), opt)
+	if err != nil || st.BackupMoved != 5 {
+		t.Fatalf("relayout of the moved library: %+v, %v", st, err)
+	}
+	if !maps.Equal(tree(t, bak), tree(t, moved)) {
+		t.Error("the backup does not mirror the moved library")
+	}
+}
