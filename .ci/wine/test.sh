@@ -29,16 +29,19 @@ GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go test -overlay "$overlay" -exec "$PWD/
 	-count=1 -v "${args[@]}" >"$log" 2>&1 || status=$?
 # Wine 8 at times fails to start a process at all (`fork/exec …: Internal
 # error.`, seen once in about twenty runs of the whole suite, more often
-# under heavy load, a CLI script's `exec shoebox`): no code of shoebox had
-# run. A package that failed only in such a run (its output holds that
-# error) is run again, at most twice, and its last result counts; any
-# other failed package fails the run as it is.
+# under heavy load, a CLI script's `exec shoebox`), or starts it and fails
+# to load a system DLL before its main runs (`panic: Failed to load
+# ws2_32.dll: DLL initialization failed.`, from Go's own package init; a
+# chaos child of cmd/shoebox, 7 December): no code of shoebox had run. A
+# package that failed only in such a run (its output holds that error) is
+# run again, at most twice, and its last result counts; any other failed
+# package fails the run as it is.
 startfailed() { # prints the packages that failed with the error, or nothing if another failed
 	awk '
 		{ buf = buf $0 "\n" }
 		/^(ok|FAIL)[ \t]+[^ \t]+/ {
 			if ($1 == "FAIL") {
-				if (buf ~ /fork\/exec [^\n]*: Internal error/) s = s " " $2; else o = o " " $2
+				if (buf ~ /fork\/exec [^\n]*: Internal error|: DLL initialization failed/) s = s " " $2; else o = o " " $2
 			}
 			buf = ""
 		}
@@ -51,13 +54,13 @@ for again in 1 2; do
 	[ "$status" -ne 0 ] || break
 	pkgs=$(startfailed "$last")
 	[ -n "$pkgs" ] || break
-	echo "wine: Wine could not start a process (fork/exec: Internal error) in:$pkgs; running them again ($again of 2)"
+	echo "wine: Wine could not start a process (fork/exec: Internal error, or a DLL that failed to initialize) in:$pkgs; running them again ($again of 2)"
 	last=$log.again$again
 	status=0
 	# shellcheck disable=SC2086
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go test -overlay "$overlay" -exec "$PWD/.ci/wine/exec.sh" \
 		-count=1 -v "${flags[@]}" $pkgs >"$last" 2>&1 || status=$?
-	grep -E '^(FAIL|ok)|^\s+--- FAIL|fork/exec [^ ]*: Internal error' "$last" || true
+	grep -E '^(FAIL|ok)|^\s+--- FAIL|fork/exec [^ ]*: Internal error|DLL initialization failed' "$last" || true
 	echo "wine: that run's full log in $last"
 done
 grep -E '^(FAIL|ok|---|panic:)|^\s+--- FAIL|\[(setup|build) failed\]' "$log" | grep -v -- '--- PASS\|--- SKIP' || true
