@@ -24,7 +24,9 @@ func TestRelayoutStopsWhenTheBackupDriveGoesAway(t *testing.T) {
 	d := faultfuse.Mount(t)
 	lib, local := libraryWithBackup(t)
 	bak := filepath.Join(d.Mount, "Photos")
-	copyTree(t, local, bak)
+	if err := os.CopyFS(bak, os.DirFS(local)); err != nil { // the backup, record and all, onto the drive
+		t.Fatal(err)
+	}
 	before := tree(t, lib)
 	opt := options(t, lib, byDay, byMonth)
 	opt.Backup = bak
@@ -49,27 +51,4 @@ func TestRelayoutStopsWhenTheBackupDriveGoesAway(t *testing.T) {
 		t.Errorf("the backup does not mirror the library: %v, %v", names(got), names(want))
 	}
 	intact(t, lib)
-}
-
-// copyTree copies the files under src (and its .shoebox record) to dst.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		to := filepath.Join(dst, rel)
-		if info.IsDir() {
-			return os.MkdirAll(to, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(to, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }

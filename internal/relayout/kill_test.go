@@ -57,17 +57,8 @@ func TestRelayoutKilledAnywhereIsFinishedByRunningItAgain(t *testing.T) {
 	for at := 1; at < 200; at++ {
 		lib := library(t)
 		before := tree(t, lib)
-		cmd := exec.Command(os.Args[0], "-test.run=^TestRelayoutKillChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), envKillAt+"="+strconv.Itoa(at), envKillLib+"="+lib)
-		out, err := cmd.CombinedOutput()
-		if err == nil {
-			if at < 6 {
-				t.Fatalf("the child survived from crash point %d on: too few points\n%s", at, out)
-			}
+		if !killedAt(t, at, 6, lib, "") {
 			return // every crash point was tried
-		}
-		if cmd.ProcessState.ExitCode() != 137 {
-			t.Fatalf("kill at %d: child failed: %v\n%s", at, err, out)
 		}
 		t.Run(fmt.Sprint("killed at ", at), func(t *testing.T) {
 			oldOrNew(t, lib, before)
@@ -96,6 +87,26 @@ func TestRelayoutKilledAnywhereIsFinishedByRunningItAgain(t *testing.T) {
 		})
 	}
 	t.Fatal("the child never survived: more crash points than expected")
+}
+
+// killedAt runs TestRelayoutKillChild, relayouting lib (with the backup
+// folder bak, "" for none), to die at its at-th crash point, and reports
+// whether it did; false means it survived every point from at on, which
+// fails the test when fewer than least points came before.
+func killedAt(t *testing.T, at, least int, lib, bak string) bool {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRelayoutKillChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), envKillAt+"="+strconv.Itoa(at), envKillLib+"="+lib, envKillBak+"="+bak)
+	out, err := cmd.CombinedOutput()
+	switch {
+	case err == nil && at < least:
+		t.Fatalf("the child survived from crash point %d on: too few points\n%s", at, out)
+	case err == nil:
+		return false
+	case cmd.ProcessState.ExitCode() != 137:
+		t.Fatalf("kill at %d: child failed: %v\n%s", at, err, out)
+	}
+	return true
 }
 
 // oldOrNew checks that every file of before is, whole, at its old place or
@@ -133,17 +144,8 @@ func TestRelayoutWithABackupKilledAnywhereIsFinishedByRunningItAgain(t *testing.
 	for at := 1; at < 300; at++ {
 		lib, bak := libraryWithBackup(t)
 		before := tree(t, lib)
-		cmd := exec.Command(os.Args[0], "-test.run=^TestRelayoutKillChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), envKillAt+"="+strconv.Itoa(at), envKillLib+"="+lib, envKillBak+"="+bak)
-		out, err := cmd.CombinedOutput()
-		if err == nil {
-			if at < 12 {
-				t.Fatalf("the child survived from crash point %d on: too few points\n%s", at, out)
-			}
+		if !killedAt(t, at, 12, lib, bak) {
 			return // every crash point was tried
-		}
-		if cmd.ProcessState.ExitCode() != 137 {
-			t.Fatalf("kill at %d: child failed: %v\n%s", at, err, out)
 		}
 		t.Run(fmt.Sprint("killed at ", at), func(t *testing.T) {
 			oldOrNew(t, lib, before)
@@ -182,15 +184,8 @@ func TestRelayoutKilledThenASortWithTheBackupMovesItsCopies(t *testing.T) {
 	}
 	for at := 1; at < 300; at++ {
 		lib, bak := libraryWithBackup(t)
-		cmd := exec.Command(os.Args[0], "-test.run=^TestRelayoutKillChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), envKillAt+"="+strconv.Itoa(at), envKillLib+"="+lib, envKillBak+"="+bak)
-		if out, err := cmd.CombinedOutput(); err == nil {
-			if at < 12 {
-				t.Fatalf("the child survived from crash point %d on: too few points\n%s", at, out)
-			}
-			return
-		} else if cmd.ProcessState.ExitCode() != 137 {
-			t.Fatalf("kill at %d: child failed: %v\n%s", at, err, out)
+		if !killedAt(t, at, 12, lib, bak) {
+			return // every crash point was tried
 		}
 		t.Run(fmt.Sprint("killed at ", at), func(t *testing.T) {
 			card := t.TempDir()
